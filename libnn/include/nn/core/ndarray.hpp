@@ -1,0 +1,100 @@
+// NdArray: a shaped buffer whose copies per (dtype, device) are synced lazily, as nnabla's SyncedArray.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nn/core/dtype.hpp"
+#include "nn/core/shape.hpp"
+
+namespace nn {
+
+// Where a copy lives: "cpu" or a backend device such as "cuda:0".
+struct ArrayKey {
+  DType dtype = DType::kFloat32;
+  std::string device = "cpu";
+  bool operator==(const ArrayKey& o) const { return dtype == o.dtype && device == o.device; }
+};
+
+// One raw allocation on one device. Backends register allocators for their devices.
+struct Buffer {
+  void* ptr = nullptr;
+  size_t bytes = 0;
+  std::function<void(void*)> release;
+  ~Buffer() {
+    if (ptr && release) release(ptr);
+  }
+};
+
+// Hooks a device backend installs so arrays can move between host and device.
+struct DeviceHooks {
+  std::function<std::shared_ptr<Buffer>(size_t bytes)> allocate;
+  std::function<void(void* dst, const void* src, size_t bytes)> to_host;    // device -> host
+  std::function<void(void* dst, const void* src, size_t bytes)> from_host;  // host -> device
+  std::function<void(void* dst, size_t bytes)> zero;
+};
+void register_device(const std::string& device_prefix, DeviceHooks hooks);  // prefix like "cuda"
+
+class NdArray;
+using NdArrayPtr = std::shared_ptr<NdArray>;
+
+class NdArray {
+ public:
+  explicit NdArray(Shape shape = {}, DType dtype = DType::kFloat32);
+  static NdArrayPtr create(Shape shape = {}, DType dtype = DType::kFloat32) {
+    return std::make_shared<NdArray>(std::move(shape), dtype);
+  }
+
+  const Shape& shape() const { return shape_; }
+  int64_t size() const { return size_; }
+  int ndim() const { return int(shape_.size()); }
+  DType dtype() const { return head_.dtype; }  // dtype of the newest copy
+  // Changes the shape; the data survives when the element count is unchanged (else it is dropped).
+  void reshape(const Shape& shape, bool force = false);
+
+  // Host (or device) pointer of type T. cast: the caller will write; other copies become stale.
+  // write_only skips syncing old content. get: read-only, syncs a copy if needed.
+  template <class T>
+  T* cast(bool write_only = false, const std::string& device = "cpu") {
+    return static_cast<T*>(cast_raw(ArrayKey{DTypeOf<T>::value, device}, write_only));
+  }
+  template <class T>
+  const T* get(const std::string& device = "cpu") {
+    return static_cast<const T*>(get_raw(ArrayKey{DTypeOf<T>::value, device}));
+  }
+  void* cast_raw(const ArrayKey& key, bool write_only = false);
+  const void* get_raw(const ArrayKey& key);
+
+  void zero();             // lazily: the next access sees zeros
+  void fill(double value);  // lazily as well
+  bool allocated() const { return !copies_.empty() || lazy_fill_; }
+  void clear();            // frees every copy
+  size_t nbytes() const { return size_t(size_) * dtype_size(head_.dtype); }
+  void copy_from(NdArray& other);  // same size; converts dtype
+  NdArrayPtr copy();               // deep copy as float32 on host
+  std::vector<float> to_vector();  // float32 host copy
+
+  // Total bytes currently held by all NdArrays in the process, and the peak since reset.
+  static size_t live_bytes();
+  static size_t peak_bytes();
+  static void reset_peak_bytes();
+
+ private:
+  struct Copy {
+    ArrayKey key;
+    std::shared_ptr<Buffer> buffer;
+  };
+  Copy* find_copy(const ArrayKey& key);
+  Copy& allocate_copy(const ArrayKey& key);
+  void sync_into(Copy& dst);
+
+  Shape shape_;
+  int64_t size_ = 1;
+  ArrayKey head_;
+  std::vector<Copy> copies_;  // copies_[i] with key == head_ is authoritative; others in sync
+  bool lazy_fill_ = false;
+  double fill_value_ = 0.0;
+};
+
+}  // namespace nn

@@ -1,0 +1,66 @@
+// Function: one op instance. Public non-virtual setup/forward/backward check, then call the *_impl hooks.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nn/core/context.hpp"
+#include "nn/core/shape.hpp"
+#include "nn/ops/attributes.hpp"
+
+namespace nn {
+
+class Variable;
+struct OpSchema;
+using Variables = std::vector<Variable*>;
+
+class Function {
+ public:
+  Function(const OpSchema& schema, const Context& ctx, const Attrs& attrs);
+  virtual ~Function() = default;
+  Function(const Function&) = delete;
+  Function& operator=(const Function&) = delete;
+
+  const std::string& type() const;
+  const OpSchema& schema() const { return schema_; }
+  const Attrs& attrs() const { return attrs_; }
+  const Context& context() const { return ctx_; }
+
+  // Checks arity and shapes, computes output shapes (outputs are reshaped).
+  void setup(const Variables& inputs, const Variables& outputs);
+  // Runs the kernel; inputs must have the shapes seen at setup.
+  void forward(const Variables& inputs, const Variables& outputs);
+  // Writes input grads where propagate_down[i]; accum[i] adds to the existing grad instead of overwriting.
+  void backward(const Variables& inputs, const Variables& outputs, const std::vector<bool>& propagate_down,
+                const std::vector<bool>& accum);
+
+  // Number of outputs this instance produces for the given number of inputs (variadic ops override).
+  virtual int num_outputs(int num_inputs) const;
+  // Whether backward reads data of input j when computing grad of input i (for clear_buffer).
+  virtual bool grad_depends_input_data(int i, int j) const { return true; }
+  // Whether backward reads the data of output o.
+  virtual bool grad_depends_output_data(int i, int o) const { return false; }
+  // Functions that differ between training and inference (Dropout, BN batch_stat) read this.
+  virtual bool is_stochastic() const { return false; }
+  // Whether backward is implemented (some ops are forward-only, as upstream).
+  virtual bool has_backward() const { return true; }
+  const std::vector<Shape>& setup_input_shapes() const { return input_shapes_; }
+
+ protected:
+  virtual void setup_impl(const Variables& inputs, const Variables& outputs) = 0;
+  virtual void forward_impl(const Variables& inputs, const Variables& outputs) = 0;
+  virtual void backward_impl(const Variables& inputs, const Variables& outputs,
+                             const std::vector<bool>& propagate_down, const std::vector<bool>& accum) = 0;
+
+  const OpSchema& schema_;
+  Context ctx_;
+  Attrs attrs_;
+
+ private:
+  void check_inputs(const Variables& inputs, const char* stage) const;
+  std::vector<Shape> input_shapes_;
+};
+
+using FunctionPtr = std::shared_ptr<Function>;
+
+}  // namespace nn

@@ -1,0 +1,110 @@
+// Variable: data and grad arrays plus its place in the computation graph (nnabla's Variable + CgVariable).
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nn/core/ndarray.hpp"
+#include "nn/graph/function.hpp"
+
+namespace nn {
+
+class Variable;
+class FunctionNode;
+using VariablePtr = std::shared_ptr<Variable>;
+using FunctionNodePtr = std::shared_ptr<FunctionNode>;
+using FunctionHook = std::function<void(const FunctionNode&)>;
+
+// How backward seeds the root's gradient.
+enum class RootGrad { kOnes, kKeep };
+
+class Variable : public std::enable_shared_from_this<Variable> {
+ public:
+  explicit Variable(Shape shape = {}, bool need_grad = false);
+  static VariablePtr create(Shape shape = {}, bool need_grad = false) {
+    return std::make_shared<Variable>(std::move(shape), need_grad);
+  }
+
+  const Shape& shape() const { return shape_; }
+  int64_t size() const { return shape_size(shape_); }
+  int ndim() const { return int(shape_.size()); }
+  void reshape(const Shape& shape, bool force = false);
+
+  const NdArrayPtr& data();
+  const NdArrayPtr& grad();
+  void set_data(NdArrayPtr a);
+  void set_grad(NdArrayPtr a);
+  bool has_grad() const { return grad_ != nullptr; }
+
+  bool need_grad() const { return need_grad_; }
+  void set_need_grad(bool v) { need_grad_ = v; }
+  bool persistent() const { return persistent_; }
+  void set_persistent(bool v) { persistent_ = v; }
+  const std::string& name() const { return name_; }
+  void set_name(std::string n) { name_ = std::move(n); }
+
+  const FunctionNodePtr& parent() const { return parent_; }
+  void set_parent(FunctionNodePtr p);
+  int rank() const { return rank_; }
+
+  // Runs every function this variable depends on, in rank order.
+  void forward(bool clear_buffer = false, bool clear_no_need_grad = false, const FunctionHook& pre = nullptr,
+               const FunctionHook& post = nullptr);
+  // Backpropagates from this variable. The root grad is 1 (kOnes) or its current grad (kKeep).
+  void backward(RootGrad root = RootGrad::kOnes, bool clear_buffer = false, const FunctionHook& pre = nullptr,
+                const FunctionHook& post = nullptr);
+  void backward(const NdArrayPtr& root_grad, bool clear_buffer = false);
+
+  // A new variable sharing data and grad, cut from the graph.
+  VariablePtr unlinked() const;
+  // This variable takes the place of `var` as the output of var's parent function.
+  void rewire_on(const VariablePtr& var);
+  // Calls f on each function this variable depends on, in forward order.
+  void visit_functions(const std::function<void(FunctionNode&)>& f);
+
+ private:
+  Shape shape_;
+  NdArrayPtr data_, grad_;
+  bool need_grad_ = false;
+  bool persistent_ = false;
+  std::string name_;
+  FunctionNodePtr parent_;
+  int rank_ = 0;
+};
+
+// A Function placed in the graph: owns its inputs, knows its outputs weakly.
+class FunctionNode : public std::enable_shared_from_this<FunctionNode> {
+ public:
+  FunctionNode(FunctionPtr f, std::vector<VariablePtr> inputs);
+  Function& function() const { return *function_; }
+  const FunctionPtr& function_ptr() const { return function_; }
+  const std::vector<VariablePtr>& inputs() const { return inputs_; }
+  std::vector<VariablePtr> outputs() const;  // throws if an output was destroyed
+  void set_outputs(const std::vector<VariablePtr>& outs);
+  void replace_output(Variable* old_var, const VariablePtr& new_var);
+  int rank() const { return rank_; }
+  bool need_grad() const;  // any input needs grad
+  std::string label() const;  // "'name' (Type)" or "Type"
+  std::string name;
+
+ private:
+  FunctionPtr function_;
+  std::vector<VariablePtr> inputs_;
+  std::vector<std::weak_ptr<Variable>> outputs_;
+  int rank_ = 0;
+};
+
+// Places f in the graph over inputs; creates, sets up and returns its outputs.
+std::vector<VariablePtr> connect(const FunctionPtr& f, const std::vector<VariablePtr>& inputs,
+                                 const std::string& name = "");
+
+// Forward over the union graph of several outputs (each function runs once).
+void forward_all(const std::vector<VariablePtr>& outputs, bool clear_buffer = false,
+                 bool clear_no_need_grad = false, const FunctionHook& pre = nullptr,
+                 const FunctionHook& post = nullptr);
+
+// Functions the outputs depend on, each once, in forward (topological) order.
+std::vector<FunctionNode*> collect_functions(const std::vector<VariablePtr>& outputs);
+
+}  // namespace nn

@@ -1,0 +1,264 @@
+// NdArray: lazily synced copies per (dtype, device), host allocation with byte accounting.
+#include "nn/core/ndarray.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "nn/core/error.hpp"
+#include "nn/core/half.hpp"
+
+namespace nn {
+namespace {
+
+std::atomic<size_t> g_live{0};
+std::atomic<size_t> g_peak{0};
+
+void note_alloc(size_t bytes) {
+  size_t now = g_live.fetch_add(bytes) + bytes;
+  size_t peak = g_peak.load();
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
+  }
+}
+
+std::shared_ptr<Buffer> host_allocate(size_t bytes) {
+  auto b = std::make_shared<Buffer>();
+  size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+  b->ptr = std::aligned_alloc(64, rounded);
+  NN_CHECK(b->ptr) << "out of memory allocating " << bytes << " bytes";
+  b->bytes = bytes;
+  note_alloc(bytes);
+  b->release = [bytes](void* p) {
+    std::free(p);
+    g_live.fetch_sub(bytes);
+  };
+  return b;
+}
+
+std::map<std::string, DeviceHooks>& device_table() {
+  static std::map<std::string, DeviceHooks> t;
+  return t;
+}
+
+const DeviceHooks& hooks_for(const std::string& device) {
+  auto prefix = device.substr(0, device.find(':'));
+  auto it = device_table().find(prefix);
+  NN_CHECK(it != device_table().end()) << "no backend is registered for device '" << device << "'";
+  return it->second;
+}
+
+template <class D, class S>
+void convert_loop(D* d, const S* s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) d[i] = D(s[i]);
+}
+
+double read_as_double(const void* p, DType t, int64_t i) {
+  switch (t) {
+    case DType::kFloat32: return static_cast<const float*>(p)[i];
+    case DType::kFloat16: return half_to_float(static_cast<const uint16_t*>(p)[i]);
+    case DType::kFloat64: return static_cast<const double*>(p)[i];
+    case DType::kInt32: return static_cast<const int32_t*>(p)[i];
+    case DType::kInt64: return double(static_cast<const int64_t*>(p)[i]);
+    case DType::kUInt8: return static_cast<const uint8_t*>(p)[i];
+    case DType::kInt8: return static_cast<const int8_t*>(p)[i];
+    case DType::kBool: return static_cast<const bool*>(p)[i];
+  }
+  return 0;
+}
+
+void write_from_double(void* p, DType t, int64_t i, double v) {
+  switch (t) {
+    case DType::kFloat32: static_cast<float*>(p)[i] = float(v); break;
+    case DType::kFloat16: static_cast<uint16_t*>(p)[i] = float_to_half(float(v)); break;
+    case DType::kFloat64: static_cast<double*>(p)[i] = v; break;
+    case DType::kInt32: static_cast<int32_t*>(p)[i] = int32_t(v); break;
+    case DType::kInt64: static_cast<int64_t*>(p)[i] = int64_t(v); break;
+    case DType::kUInt8: static_cast<uint8_t*>(p)[i] = uint8_t(v); break;
+    case DType::kInt8: static_cast<int8_t*>(p)[i] = int8_t(v); break;
+    case DType::kBool: static_cast<bool*>(p)[i] = v != 0; break;
+  }
+}
+
+// Host dtype conversion, with fast paths for the common pairs.
+void convert_host(void* dst, DType dt, const void* src, DType st, int64_t n) {
+  if (dt == st) {
+    std::memcpy(dst, src, size_t(n) * dtype_size(dt));
+  } else if (dt == DType::kFloat32 && st == DType::kInt32) {
+    convert_loop(static_cast<float*>(dst), static_cast<const int32_t*>(src), n);
+  } else if (dt == DType::kFloat32 && st == DType::kUInt8) {
+    convert_loop(static_cast<float*>(dst), static_cast<const uint8_t*>(src), n);
+  } else if (dt == DType::kInt32 && st == DType::kFloat32) {
+    convert_loop(static_cast<int32_t*>(dst), static_cast<const float*>(src), n);
+  } else {
+    for (int64_t i = 0; i < n; ++i) write_from_double(dst, dt, i, read_as_double(src, st, i));
+  }
+}
+
+void fill_host(void* p, DType t, int64_t n, double v) {
+  if (v == 0.0) {
+    std::memset(p, 0, size_t(n) * dtype_size(t));
+  } else if (t == DType::kFloat32) {
+    std::fill_n(static_cast<float*>(p), n, float(v));
+  } else {
+    for (int64_t i = 0; i < n; ++i) write_from_double(p, t, i, v);
+  }
+}
+
+}  // namespace
+
+void register_device(const std::string& device_prefix, DeviceHooks hooks) {
+  device_table()[device_prefix] = std::move(hooks);
+}
+
+NdArray::NdArray(Shape shape, DType dtype) : shape_(std::move(shape)) {
+  check_shape(shape_, "array");
+  size_ = shape_size(shape_);
+  head_.dtype = dtype;
+}
+
+void NdArray::reshape(const Shape& shape, bool force) {
+  if (shape == shape_) return;
+  check_shape(shape, "array");
+  int64_t n = shape_size(shape);
+  if (n != size_) {
+    NN_INTERNAL_CHECK(force) << "reshape " << to_string(shape_) << " to " << to_string(shape);
+    clear();
+  }
+  shape_ = shape;
+  size_ = n;
+}
+
+NdArray::Copy* NdArray::find_copy(const ArrayKey& key) {
+  for (auto& c : copies_)
+    if (c.key == key) return &c;
+  return nullptr;
+}
+
+NdArray::Copy& NdArray::allocate_copy(const ArrayKey& key) {
+  size_t bytes = size_t(size_) * dtype_size(key.dtype);
+  Copy c{key, key.device == "cpu" ? host_allocate(bytes) : hooks_for(key.device).allocate(bytes)};
+  copies_.push_back(std::move(c));
+  return copies_.back();
+}
+
+void NdArray::sync_into(Copy& dst) {
+  Copy* src = find_copy(head_);
+  NN_INTERNAL_CHECK(src != nullptr) << "array has no authoritative copy";
+  const bool src_host = src->key.device == "cpu";
+  const bool dst_host = dst.key.device == "cpu";
+  if (src_host && dst_host) {
+    convert_host(dst.buffer->ptr, dst.key.dtype, src->buffer->ptr, src->key.dtype, size_);
+    return;
+  }
+  // Go through a host copy in the source dtype, then convert, then upload.
+  std::shared_ptr<Buffer> host_src = src->buffer;
+  if (!src_host) {
+    host_src = host_allocate(size_t(size_) * dtype_size(src->key.dtype));
+    hooks_for(src->key.device).to_host(host_src->ptr, src->buffer->ptr, host_src->bytes);
+  }
+  if (dst_host) {
+    convert_host(dst.buffer->ptr, dst.key.dtype, host_src->ptr, src->key.dtype, size_);
+    return;
+  }
+  std::shared_ptr<Buffer> host_dst = host_src;
+  if (dst.key.dtype != src->key.dtype) {
+    host_dst = host_allocate(size_t(size_) * dtype_size(dst.key.dtype));
+    convert_host(host_dst->ptr, dst.key.dtype, host_src->ptr, src->key.dtype, size_);
+  }
+  hooks_for(dst.key.device).from_host(dst.buffer->ptr, host_dst->ptr, dst.buffer->bytes);
+}
+
+const void* NdArray::get_raw(const ArrayKey& key) {
+  if (lazy_fill_) return cast_raw(key, false);
+  if (Copy* c = find_copy(key)) return c->buffer->ptr;
+  bool had_data = !copies_.empty();
+  // Keep a pointer stable: allocate_copy may reallocate copies_, so sync after allocation by key.
+  allocate_copy(key);
+  Copy* c = find_copy(key);
+  if (had_data) {
+    sync_into(*c);
+  } else {
+    if (key.device == "cpu") {
+      fill_host(c->buffer->ptr, key.dtype, size_, 0.0);
+    } else {
+      hooks_for(key.device).zero(c->buffer->ptr, c->buffer->bytes);
+    }
+    head_ = key;
+  }
+  return c->buffer->ptr;
+}
+
+void* NdArray::cast_raw(const ArrayKey& key, bool write_only) {
+  if (lazy_fill_) {
+    copies_.clear();
+    allocate_copy(key);
+    Copy* c = find_copy(key);
+    if (key.device == "cpu") {
+      fill_host(c->buffer->ptr, key.dtype, size_, fill_value_);
+    } else {
+      NN_INTERNAL_CHECK(fill_value_ == 0.0) << "non-zero fill on device";
+      hooks_for(key.device).zero(c->buffer->ptr, c->buffer->bytes);
+    }
+    lazy_fill_ = false;
+    head_ = key;
+    return c->buffer->ptr;
+  }
+  if (!find_copy(key)) {
+    if (write_only || copies_.empty()) {
+      allocate_copy(key);
+      if (!write_only) {
+        Copy* c = find_copy(key);
+        if (key.device == "cpu") fill_host(c->buffer->ptr, key.dtype, size_, 0.0);
+        else hooks_for(key.device).zero(c->buffer->ptr, c->buffer->bytes);
+      }
+    } else {
+      get_raw(key);
+    }
+  }
+  // Drop every other copy: this one becomes the only, authoritative one.
+  copies_.erase(std::remove_if(copies_.begin(), copies_.end(), [&](const Copy& c) { return !(c.key == key); }),
+                copies_.end());
+  head_ = key;
+  return copies_.front().buffer->ptr;
+}
+
+void NdArray::zero() { fill(0.0); }
+
+void NdArray::fill(double value) {
+  copies_.clear();
+  lazy_fill_ = true;
+  fill_value_ = value;
+}
+
+void NdArray::clear() {
+  copies_.clear();
+  lazy_fill_ = false;
+}
+
+void NdArray::copy_from(NdArray& other) {
+  NN_INTERNAL_CHECK(other.size() == size_) << "copy_from size " << other.size() << " vs " << size_;
+  const void* src = other.get_raw(ArrayKey{other.dtype(), "cpu"});
+  DType src_type = other.dtype();
+  void* dst = cast_raw(ArrayKey{head_.dtype, "cpu"}, true);
+  convert_host(dst, head_.dtype, src, src_type, size_);
+}
+
+NdArrayPtr NdArray::copy() {
+  auto r = NdArray::create(shape_, DType::kFloat32);
+  std::memcpy(r->cast<float>(true), get<float>(), size_t(size_) * sizeof(float));
+  return r;
+}
+
+std::vector<float> NdArray::to_vector() {
+  const float* p = get<float>();
+  return std::vector<float>(p, p + size_);
+}
+
+size_t NdArray::live_bytes() { return g_live.load(); }
+size_t NdArray::peak_bytes() { return g_peak.load(); }
+void NdArray::reset_peak_bytes() { g_peak.store(g_live.load()); }
+
+}  // namespace nn

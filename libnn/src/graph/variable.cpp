@@ -1,0 +1,251 @@
+// Variable and FunctionNode: graph construction, forward in rank order, backward with nnabla's accumulation.
+#include "nn/graph/variable.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "nn/core/error.hpp"
+#include "nn/ops/op_schema.hpp"
+
+namespace nn {
+
+Variable::Variable(Shape shape, bool need_grad) : shape_(std::move(shape)), need_grad_(need_grad) {
+  check_shape(shape_, "variable");
+}
+
+void Variable::reshape(const Shape& shape, bool force) {
+  if (shape == shape_) return;
+  check_shape(shape, "variable");
+  shape_ = shape;
+  if (data_) data_->reshape(shape, force);
+  if (grad_) grad_->reshape(shape, force);
+}
+
+const NdArrayPtr& Variable::data() {
+  if (!data_) data_ = NdArray::create(shape_);
+  return data_;
+}
+
+const NdArrayPtr& Variable::grad() {
+  if (!grad_) grad_ = NdArray::create(shape_);
+  return grad_;
+}
+
+void Variable::set_data(NdArrayPtr a) {
+  NN_INTERNAL_CHECK(a && a->size() == size()) << "set_data size";
+  a->reshape(shape_);
+  data_ = std::move(a);
+}
+
+void Variable::set_grad(NdArrayPtr a) {
+  NN_INTERNAL_CHECK(a && a->size() == size()) << "set_grad size";
+  a->reshape(shape_);
+  grad_ = std::move(a);
+}
+
+void Variable::set_parent(FunctionNodePtr p) {
+  parent_ = std::move(p);
+  rank_ = parent_ ? parent_->rank() : 0;
+}
+
+VariablePtr Variable::unlinked() const {
+  auto v = Variable::create(shape_, need_grad_);
+  auto self = const_cast<Variable*>(this);
+  v->data_ = self->data();
+  v->grad_ = self->grad();
+  v->name_ = name_;
+  return v;
+}
+
+void Variable::rewire_on(const VariablePtr& var) {
+  NN_CHECK(var->shape() == shape_) << "rewire_on: shapes differ " << to_string(shape_) << " vs "
+                                   << to_string(var->shape());
+  auto p = var->parent();
+  if (p) p->replace_output(var.get(), shared_from_this());
+  set_parent(p);
+  var->set_parent(nullptr);
+  data_ = var->data();
+  if (var->need_grad()) need_grad_ = true;
+}
+
+void Variable::visit_functions(const std::function<void(FunctionNode&)>& f) {
+  for (auto* fn : collect_functions({shared_from_this()})) f(*fn);
+}
+
+// ---------------------------------------------------------------------------------------------------
+FunctionNode::FunctionNode(FunctionPtr f, std::vector<VariablePtr> inputs)
+    : function_(std::move(f)), inputs_(std::move(inputs)) {
+  for (const auto& v : inputs_) rank_ = std::max(rank_, v->rank() + 1);
+}
+
+std::vector<VariablePtr> FunctionNode::outputs() const {
+  std::vector<VariablePtr> outs;
+  for (const auto& w : outputs_) {
+    auto v = w.lock();
+    if (!v) v = Variable::create();  // an output nobody holds any more: a scratch variable
+    outs.push_back(v);
+  }
+  return outs;
+}
+
+void FunctionNode::set_outputs(const std::vector<VariablePtr>& outs) {
+  outputs_.assign(outs.begin(), outs.end());
+}
+
+void FunctionNode::replace_output(Variable* old_var, const VariablePtr& new_var) {
+  for (auto& w : outputs_)
+    if (w.lock().get() == old_var) w = new_var;
+}
+
+bool FunctionNode::need_grad() const {
+  for (const auto& v : inputs_)
+    if (v->need_grad()) return true;
+  return false;
+}
+
+std::string FunctionNode::label() const {
+  if (name.empty()) return function_->type();
+  return "'" + name + "' (" + function_->type() + ")";
+}
+
+std::vector<VariablePtr> connect(const FunctionPtr& f, const std::vector<VariablePtr>& inputs,
+                                 const std::string& name) {
+  auto node = std::make_shared<FunctionNode>(f, inputs);
+  node->name = name;
+  std::vector<VariablePtr> outs;
+  int n = f->num_outputs(int(inputs.size()));
+  bool need_grad = node->need_grad();
+  for (int i = 0; i < n; ++i) outs.push_back(Variable::create({}, need_grad));
+  Variables in, out;
+  for (auto& v : inputs) in.push_back(v.get());
+  for (auto& v : outs) out.push_back(v.get());
+  with_context(name.empty() ? f->type() : "function " + node->label(), [&] { f->setup(in, out); });
+  node->set_outputs(outs);
+  for (auto& v : outs) v->set_parent(node);
+  return outs;
+}
+
+// ---------------------------------------------------------------------------------------------------
+std::vector<FunctionNode*> collect_functions(const std::vector<VariablePtr>& outputs) {
+  std::vector<FunctionNode*> order;
+  std::unordered_set<FunctionNode*> seen;
+  // Iterative post-order DFS (deep graphs must not overflow the stack).
+  std::vector<std::pair<FunctionNode*, size_t>> stack;
+  for (const auto& o : outputs) {
+    FunctionNode* root = o->parent().get();
+    if (!root || seen.count(root)) continue;
+    seen.insert(root);
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto& [fn, next] = stack.back();
+      if (next < fn->inputs().size()) {
+        FunctionNode* p = fn->inputs()[next++]->parent().get();
+        if (p && !seen.count(p)) {
+          seen.insert(p);
+          stack.push_back({p, 0});
+        }
+      } else {
+        order.push_back(fn);
+        stack.pop_back();
+      }
+    }
+  }
+  return order;
+}
+
+namespace {
+Variables raw(const std::vector<VariablePtr>& v) {
+  Variables r;
+  for (auto& x : v) r.push_back(x.get());
+  return r;
+}
+
+void run_forward(FunctionNode& fn, const std::vector<VariablePtr>& outs) {
+  auto in = raw(fn.inputs()), out = raw(outs);
+  Function& f = fn.function();
+  bool changed = false;
+  for (size_t i = 0; i < in.size(); ++i) changed |= in[i]->shape() != f.setup_input_shapes()[i];
+  with_context("function " + fn.label(), [&] {
+    if (changed) f.setup(in, out);
+    f.forward(in, out);
+  });
+}
+}  // namespace
+
+void forward_all(const std::vector<VariablePtr>& outputs, bool clear_buffer, bool clear_no_need_grad,
+                 const FunctionHook& pre, const FunctionHook& post) {
+  auto order = collect_functions(outputs);
+  // Remaining consumers of each variable, to free intermediates as soon as possible.
+  std::unordered_map<Variable*, int> consumers;
+  std::unordered_set<Variable*> keep;
+  for (auto& o : outputs) keep.insert(o.get());
+  if (clear_buffer || clear_no_need_grad)
+    for (auto* fn : order)
+      for (auto& v : fn->inputs()) ++consumers[v.get()];
+  for (auto* fn : order) {
+    auto outs = fn->outputs();
+    if (pre) pre(*fn);
+    run_forward(*fn, outs);
+    if (post) post(*fn);
+    if (!clear_buffer && !clear_no_need_grad) continue;
+    for (size_t i = 0; i < fn->inputs().size(); ++i) {
+      Variable* v = fn->inputs()[i].get();
+      if (--consumers[v] > 0 || !v->parent() || v->persistent() || keep.count(v)) continue;
+      bool needed_by_backward = false;
+      if (!clear_buffer) needed_by_backward = v->need_grad() || fn->need_grad();
+      if (!needed_by_backward) v->data()->clear();
+    }
+  }
+}
+
+void Variable::forward(bool clear_buffer, bool clear_no_need_grad, const FunctionHook& pre,
+                       const FunctionHook& post) {
+  forward_all({shared_from_this()}, clear_buffer, clear_no_need_grad, pre, post);
+}
+
+void Variable::backward(const NdArrayPtr& root_grad, bool clear_buffer) {
+  grad()->copy_from(*root_grad);
+  backward(RootGrad::kKeep, clear_buffer);
+}
+
+void Variable::backward(RootGrad root, bool clear_buffer, const FunctionHook& pre, const FunctionHook& post) {
+  if (root == RootGrad::kOnes) grad()->fill(1.0);
+  auto order = collect_functions({shared_from_this()});
+  // Intermediate grads are overwritten by their first writer in this pass, then accumulated;
+  // leaf grads always accumulate (nnabla: call zero_grad between iterations).
+  std::unordered_set<Variable*> written;
+  written.insert(this);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    FunctionNode& fn = **it;
+    auto outs = fn.outputs();
+    bool any_grad = false;
+    for (auto& o : outs) any_grad |= written.count(o.get()) > 0;
+    std::vector<bool> prop(fn.inputs().size()), accum(fn.inputs().size());
+    std::unordered_set<Variable*> this_call;  // an input used twice accumulates its second grad
+    for (size_t i = 0; i < fn.inputs().size(); ++i) {
+      Variable* v = fn.inputs()[i].get();
+      prop[i] = any_grad && v->need_grad();
+      accum[i] = !v->parent() || written.count(v) > 0 || this_call.count(v) > 0;
+      if (prop[i]) this_call.insert(v);
+    }
+    // Outputs nobody differentiated get zero grads so the kernel can read them.
+    for (auto& o : outs)
+      if (!written.count(o.get())) o->grad()->zero();
+    if (pre) pre(fn);
+    with_context("function " + fn.label() + " backward",
+                 [&] { fn.function().backward(raw(fn.inputs()), raw(outs), prop, accum); });
+    if (post) post(fn);
+    for (size_t i = 0; i < prop.size(); ++i)
+      if (prop[i]) written.insert(fn.inputs()[i].get());
+    if (clear_buffer) {
+      for (auto& o : outs)
+        if (o.get() != this && !o->persistent()) {
+          o->grad()->clear();
+          o->data()->clear();
+        }
+    }
+  }
+}
+
+}  // namespace nn

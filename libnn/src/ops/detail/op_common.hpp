@@ -1,0 +1,49 @@
+// Helpers for op kernels: typed data/grad access, parallel loops, registration shorthand.
+#pragma once
+#include <omp.h>
+
+#include <cstdint>
+
+#include "nn/core/error.hpp"
+#include "nn/graph/functions.hpp"
+#include "nn/graph/variable.hpp"
+#include "nn/ops/op_registry.hpp"
+
+namespace nn::ops {
+
+// Loops above this many elements run on all threads.
+constexpr int64_t kParallelThreshold = 1 << 15;
+
+inline const float* in_data(Variable* v) { return v->data()->get<float>(); }
+inline float* out_data(Variable* v) { return v->data()->cast<float>(true); }
+inline const float* out_grad(Variable* v) { return v->grad()->get<float>(); }
+// The input grad buffer to write: keeps its content when accumulating, else write-only.
+inline float* in_grad(Variable* v, bool accum) { return v->grad()->cast<float>(!accum); }
+// As in_grad, but zero-filled first when not accumulating (for kernels that add into it).
+inline float* in_grad_zeroed(Variable* v, bool accum) {
+  if (!accum) v->grad()->zero();
+  return v->grad()->cast<float>();
+}
+
+// Writes or accumulates v into g[i].
+inline void store_grad(float* g, int64_t i, float v, bool accum) { g[i] = accum ? g[i] + v : v; }
+
+template <class F>
+inline void parallel_for(int64_t n, F&& f) {
+  if (n >= kParallelThreshold) {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) f(i);
+  } else {
+    for (int64_t i = 0; i < n; ++i) f(i);
+  }
+}
+
+// Registers schema and CPU kernel of a Function subclass F.
+template <class F>
+void register_cpu(OpRegistry& r, OpSchema schema) {
+  auto name = schema.name;
+  r.add_schema(std::move(schema));
+  r.add_kernel(name, "cpu", "float", make_factory<F>());
+}
+
+}  // namespace nn::ops

@@ -1,0 +1,60 @@
+// Elementwise unary family: an op supplies f(x) and df(x, y) (dy/dx); the template does the rest.
+#pragma once
+#include <cmath>
+
+#include "ops/detail/op_common.hpp"
+
+namespace nn::ops {
+
+// Op must provide: static float f(float x, const P& p) and static float df(float x, float y, const P& p),
+// where P is Op::Params built from Attrs by Op::Params(const Attrs&). grad_depends_output tells whether df
+// reads y (then the output must be kept for backward).
+template <class Op>
+class UnaryFunction : public Function {
+ public:
+  UnaryFunction(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), p_(a) {}
+  bool grad_depends_output_data(int, int) const override { return Op::kUsesOutput; }
+  bool grad_depends_input_data(int, int) const override { return Op::kUsesInput; }
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override { out[0]->reshape(in[0]->shape(), true); }
+  void forward_impl(const Variables& in, const Variables& out) override {
+    const float* x = in_data(in[0]);
+    float* y = out_data(out[0]);
+    const auto p = p_;
+    const int64_t n = in[0]->size();
+    if (n >= kParallelThreshold) {
+#pragma omp parallel for simd schedule(static)
+      for (int64_t i = 0; i < n; ++i) y[i] = Op::f(x[i], p);
+    } else {
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) y[i] = Op::f(x[i], p);
+    }
+  }
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    if (!prop[0]) return;
+    const float* x = Op::kUsesInput ? in_data(in[0]) : nullptr;
+    const float* y = Op::kUsesOutput ? in_data(out[0]) : nullptr;
+    const float* dy = out_grad(out[0]);
+    float* dx = in_grad(in[0], accum[0]);
+    const auto p = p_;
+    const int64_t n = in[0]->size();
+    const bool acc = accum[0];
+    auto body = [&](int64_t i) {
+      float g = dy[i] * Op::df(x ? x[i] : 0.f, y ? y[i] : 0.f, p);
+      dx[i] = acc ? dx[i] + g : g;
+    };
+    parallel_for(n, body);
+  }
+
+ private:
+  typename Op::Params p_;
+};
+
+// Params for ops without arguments.
+struct NoParams {
+  explicit NoParams(const Attrs&) {}
+};
+
+}  // namespace nn::ops

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages nncli needs to build, test and run its sample job.
+set -euo pipefail
+PKGS=(
+  build-essential cmake ninja-build ccache pkg-config
+  libcli11-dev libprotobuf-dev protobuf-compiler libhdf5-dev libyaml-cpp-dev
+  libonnx-dev nlohmann-json3-dev libzip-dev libopenblas-dev libopenblas0-pthread
+  libgtest-dev libgraphviz-dev libstb-dev libpng-dev libjpeg-dev libarchive-dev
+  libonnx-testdata dataset-fashion-mnist
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
