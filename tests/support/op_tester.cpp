@@ -60,7 +60,9 @@ Built build(const OpTestCase& tc) {
     for (size_t i = 0; i < a.data.size(); ++i) p[i] = float(a.data[i]);
     b.in.push_back(v);
   }
-  int n = b.f->num_outputs(int(b.in.size()));
+  std::vector<Shape> shapes;
+  for (const auto& v : b.in) shapes.push_back(v->shape());
+  int n = b.f->num_outputs(shapes);
   for (int i = 0; i < n; ++i) b.out.push_back(Variable::create());
   b.f->setup(b.raw_in(), b.raw_out());
   return b;

@@ -22,7 +22,7 @@ class BackwardOf : public Function {
       : Function(backward_schema(), target->context(), {}),
         target_(std::move(target)), n_in_(n_in), n_out_(n_out), wanted_(std::move(wanted)) {}
 
-  int num_outputs(int) const override { return int(n_in_); }
+  int num_outputs(const std::vector<Shape>&) const override { return int(n_in_); }
   bool has_backward() const override { return false; }
 
  protected:

@@ -11,7 +11,7 @@ Function::Function(const OpSchema& schema, const Context& ctx, const Attrs& attr
 
 const std::string& Function::type() const { return schema_.name; }
 
-int Function::num_outputs(int num_inputs) const {
+int Function::num_outputs(const std::vector<Shape>& input_shapes) const {
   int n = 0;
   for (const auto& o : schema_.outputs) n += o.variadic ? 0 : 1;
   return n;

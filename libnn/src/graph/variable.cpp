@@ -114,7 +114,9 @@ std::vector<VariablePtr> connect(const FunctionPtr& f, const std::vector<Variabl
   auto node = std::make_shared<FunctionNode>(f, inputs);
   node->name = name;
   std::vector<VariablePtr> outs;
-  int n = f->num_outputs(int(inputs.size()));
+  std::vector<Shape> shapes;
+  for (const auto& v : inputs) shapes.push_back(v->shape());
+  int n = f->num_outputs(shapes);
   bool need_grad = node->need_grad();
   for (int i = 0; i < n; ++i) outs.push_back(Variable::create({}, need_grad));
   Variables in, out;

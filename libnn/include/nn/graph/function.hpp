@@ -34,8 +34,8 @@ class Function {
   void backward(const Variables& inputs, const Variables& outputs, const std::vector<bool>& propagate_down,
                 const std::vector<bool>& accum);
 
-  // Number of outputs this instance produces for the given number of inputs (variadic ops override).
-  virtual int num_outputs(int num_inputs) const;
+  // Number of outputs for these input shapes (Split and other variadic-output ops override).
+  virtual int num_outputs(const std::vector<Shape>& input_shapes) const;
   // Whether backward reads data of input j when computing grad of input i (for clear_buffer).
   virtual bool grad_depends_input_data(int i, int j) const { return true; }
   // Whether backward reads the data of output o.
