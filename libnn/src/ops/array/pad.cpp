@@ -1,0 +1,108 @@
+// Pad: constant, reflect or repeat (edge) padding of the trailing axes, as nnabla's Pad.
+#include <cstdlib>
+
+#include "ops/detail/op_common.hpp"
+
+namespace nn::ops {
+namespace {
+
+class Pad : public Function {
+ public:
+  using Function::Function;
+  bool grad_depends_input_data(int, int) const override { return false; }
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    const Shape& xs = in[0]->shape();
+    const auto pw = attrs_.get_ints("pad_width", {});
+    const std::string mode = attrs_.get_string("mode", "constant");
+    NN_CHECK(mode == "constant" || mode == "reflect" || mode == "repeat")
+        << "Pad: mode '" << mode << "' is not one of constant, reflect, repeat";
+    constant_ = mode == "constant";
+    NN_CHECK(pw.size() % 2 == 0 && pw.size() <= 2 * xs.size())
+        << "Pad: pad_width " << to_string(pw)
+        << " must hold an even number of values, at most twice the rank of " << to_string(xs);
+    for (int64_t p : pw) NN_CHECK(p >= 0) << "Pad: pad_width " << to_string(pw) << " must not be negative";
+    const size_t lead = xs.size() - pw.size() / 2;
+    Shape ys = xs;
+    source_.assign(xs.size(), {});
+    for (size_t d = 0; d < xs.size(); ++d) {
+      const int64_t before = d < lead ? 0 : pw[2 * (d - lead)], after = d < lead ? 0 : pw[2 * (d - lead) + 1];
+      const int64_t len = xs[d];
+      ys[d] = len + before + after;
+      NN_CHECK(constant_ || len > 0 || ys[d] == 0)
+          << "Pad: cannot " << mode << "-pad an empty axis of " << to_string(xs);
+      auto& src = source_[d];
+      src.resize(size_t(ys[d]));
+      for (int64_t i = 0; i < ys[d]; ++i) {
+        const int64_t j = i - before;
+        if (mode == "constant") {
+          src[i] = j >= 0 && j < len ? j : -1;
+        } else if (mode == "repeat") {
+          src[i] = std::min(std::max<int64_t>(j, 0), len - 1);
+        } else {  // reflect about the edges without repeating them (numpy 'reflect')
+          const int64_t period = len - 1, a = std::abs(j);
+          src[i] = period > 0 ? std::abs(((a / period) & 1) * period - a % period) : 0;
+        }
+      }
+    }
+    out[0]->reshape(ys, true);
+  }
+
+  // Calls f(out_index, in_offset or -1) over the output in C order.
+  template <class F>
+  void for_each(const Shape& xs, const Shape& ys, F&& f) const {
+    const int nd = int(ys.size());
+    const Shape xstride = shape_strides(xs);
+    const int64_t n = shape_size(ys);
+    std::vector<int64_t> idx(size_t(nd), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t off = 0;
+      for (int d = 0; d < nd && off >= 0; ++d) {
+        const int64_t s = source_[d][idx[d]];
+        off = s < 0 ? -1 : off + s * xstride[d];
+      }
+      f(i, off);
+      for (int d = nd - 1; d >= 0; --d) {
+        if (++idx[d] < ys[d]) break;
+        idx[d] = 0;
+      }
+    }
+  }
+
+  void forward_impl(const Variables& in, const Variables& out) override {
+    const float* x = in_data(in[0]);
+    float* y = out_data(out[0]);
+    const float value = float(attrs_.get_float("constant_value", 0.0));
+    for_each(in[0]->shape(), out[0]->shape(),
+             [&](int64_t i, int64_t off) { y[i] = off < 0 ? value : x[off]; });
+  }
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    if (!prop[0]) return;
+    const float* dy = out_grad(out[0]);
+    float* dx = in_grad_zeroed(in[0], accum[0]);
+    for_each(in[0]->shape(), out[0]->shape(), [&](int64_t i, int64_t off) {
+      if (off >= 0) dx[off] += dy[i];
+    });
+  }
+
+ private:
+  bool constant_ = true;
+  std::vector<std::vector<int64_t>> source_;  // per axis: input index of each output index, -1 = constant
+};
+
+}  // namespace
+
+void register_pad(OpRegistry& r) {
+  register_cpu<Pad>(r, SchemaBuilder("Pad", "Array Manipulation")
+                           .doc("pads the trailing axes (pad_width: before/after pairs)")
+                           .in("x")
+                           .arg("pad_width", AttrType::kInts)
+                           .arg("mode", AttrType::kString, AttrValue(std::string("constant")))
+                           .arg("constant_value", AttrType::kFloat, AttrValue(0.0))
+                           .out("y")
+                           .build());
+}
+
+}  // namespace nn::ops

@@ -1,0 +1,192 @@
+// BatchNormalization (nnabla semantics): batch statistics with running-stat update, or running statistics.
+#include <cmath>
+
+#include "ops/detail/op_common.hpp"
+
+namespace nn::ops {
+namespace {
+
+// Inputs: x, beta (absent with no_bias), gamma (absent with no_scale), mean, variance.
+// Outputs: y, optionally batch mean and batch variance (batch_stat only).
+// The array is viewed as (outer, channel, inner) around the normalized axis.
+class BatchNormalization : public Function {
+ public:
+  BatchNormalization(const OpSchema& s, const Context& c, const Attrs& a)
+      : Function(s, c, a),
+        decay_(float(a.get_float("decay_rate", 0.9))),
+        eps_(float(a.get_float("eps", 1e-5))),
+        batch_stat_(a.get_bool("batch_stat", true)),
+        no_scale_(a.get_bool("no_scale", false)),
+        no_bias_(a.get_bool("no_bias", false)) {}
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    const size_t expected = 3 + (no_scale_ ? 0 : 1) + (no_bias_ ? 0 : 1);
+    NN_CHECK(in.size() == expected) << "BatchNormalization: expects " << expected << " inputs (no_scale "
+                                    << no_scale_ << ", no_bias " << no_bias_ << "), got " << in.size();
+    NN_CHECK(out.size() == 1 || (batch_stat_ && out.size() == 3))
+        << "BatchNormalization: outputs must be y, or y, batch mean and batch variance (batch_stat only); "
+           "got "
+        << out.size();
+    beta_ = no_bias_ ? -1 : 1;
+    gamma_ = no_scale_ ? -1 : (no_bias_ ? 1 : 2);
+    mean_ = int(in.size()) - 2;
+    var_ = int(in.size()) - 1;
+    const Shape& xs = in[0]->shape();
+    auto axes = attrs_.get_ints("axes", {1});
+    NN_CHECK(axes.size() == 1) << "BatchNormalization: only one axis is supported, got axes "
+                               << to_string(axes);
+    const int axis = normalize_axis(axes[0], xs.size(), "BatchNormalization: axis");
+    outer_ = shape_size(xs, 0, axis);
+    channels_ = xs[axis];
+    inner_ = shape_size(xs, axis + 1, xs.size());
+    Shape ps(xs.size(), 1);
+    ps[axis] = channels_;
+    const char* names[] = {"x", "beta", "gamma", "mean", "variance"};
+    for (int i = 1; i < int(in.size()); ++i) {
+      const char* name = i == beta_ ? names[1] : i == gamma_ ? names[2] : i == mean_ ? names[3] : names[4];
+      NN_CHECK(in[i]->shape() == ps) << "BatchNormalization: " << name << " (input " << i << ") has shape "
+                                     << to_string(in[i]->shape()) << ", expected " << to_string(ps)
+                                     << " for x " << to_string(xs);
+    }
+    out[0]->reshape(xs, true);
+    for (size_t o = 1; o < out.size(); ++o) out[o]->reshape(ps, true);
+    batch_mean_.assign(size_t(channels_), 0.f);
+    batch_var_.assign(size_t(channels_), 0.f);
+  }
+
+  // Calls f(flat index) over every element of channel c.
+  template <class F>
+  void for_channel(int64_t c, F&& f) const {
+    for (int64_t o = 0; o < outer_; ++o) {
+      const int64_t base = (o * channels_ + c) * inner_;
+      for (int64_t k = 0; k < inner_; ++k) f(base + k);
+    }
+  }
+
+  void forward_impl(const Variables& in, const Variables& out) override {
+    const float* x = in_data(in[0]);
+    const float* beta = beta_ < 0 ? nullptr : in_data(in[beta_]);
+    const float* gamma = gamma_ < 0 ? nullptr : in_data(in[gamma_]);
+    float* y = out_data(out[0]);
+    const float* mean = nullptr;
+    const float* var = nullptr;
+    if (batch_stat_) {
+      compute_batch_stats(x);
+      float* rm = in[mean_]->data()->cast<float>();
+      float* rv = in[var_]->data()->cast<float>();
+      const double n = double(outer_ * inner_);
+      const double unbias = n > 1 ? n / (n - 1) : 1.0;  // running variance uses the unbiased estimate
+      for (int64_t c = 0; c < channels_; ++c) {
+        rm[c] = decay_ * rm[c] + (1 - decay_) * batch_mean_[c];
+        rv[c] = decay_ * rv[c] + (1 - decay_) * float(batch_var_[c] * unbias);
+      }
+      if (out.size() == 3) {
+        std::copy(batch_mean_.begin(), batch_mean_.end(), out_data(out[1]));
+        std::copy(batch_var_.begin(), batch_var_.end(), out_data(out[2]));
+      }
+      mean = batch_mean_.data();
+      var = batch_var_.data();
+    } else {
+      mean = in_data(in[mean_]);
+      var = in_data(in[var_]);
+    }
+    for (int64_t c = 0; c < channels_; ++c) {
+      const float scale = (gamma ? gamma[c] : 1.f) / std::sqrt(var[c] + eps_);
+      const float shift = (beta ? beta[c] : 0.f) - mean[c] * scale;
+      for_channel(c, [&](int64_t i) { y[i] = x[i] * scale + shift; });
+    }
+  }
+
+  void compute_batch_stats(const float* x) {
+    const double n = double(outer_ * inner_);
+    for (int64_t c = 0; c < channels_; ++c) {
+      double sum = 0, sq = 0;
+      for_channel(c, [&](int64_t i) { sum += x[i]; });
+      const double m = n > 0 ? sum / n : 0.0;
+      for_channel(c, [&](int64_t i) { sq += (x[i] - m) * (x[i] - m); });
+      batch_mean_[c] = float(m);
+      batch_var_[c] = float(n > 0 ? sq / n : 0.0);
+    }
+  }
+
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    const float* x = in_data(in[0]);
+    const float* dy = out_grad(out[0]);
+    const float* gamma = gamma_ < 0 ? nullptr : in_data(in[gamma_]);
+    const float* mean = batch_stat_ ? batch_mean_.data() : in_data(in[mean_]);
+    const float* var = batch_stat_ ? batch_var_.data() : in_data(in[var_]);
+    const float* dmean_out = out.size() == 3 ? out_grad(out[1]) : nullptr;
+    const float* dvar_out = out.size() == 3 ? out_grad(out[2]) : nullptr;
+    const double n = double(outer_ * inner_);
+    float* dx = prop[0] ? in_grad(in[0], accum[0]) : nullptr;
+    float* dbeta = beta_ >= 0 && prop[beta_] ? in_grad(in[beta_], accum[beta_]) : nullptr;
+    float* dgamma = gamma_ >= 0 && prop[gamma_] ? in_grad(in[gamma_], accum[gamma_]) : nullptr;
+    float* drm = prop[mean_] ? in_grad(in[mean_], accum[mean_]) : nullptr;
+    float* drv = prop[var_] ? in_grad(in[var_], accum[var_]) : nullptr;
+    for (int64_t c = 0; c < channels_; ++c) {
+      const double g = gamma ? gamma[c] : 1.0, m = mean[c], v = double(var[c]) + eps_;
+      const double inv_std = 1.0 / std::sqrt(v);
+      double sum_dy = 0, sum_dy_xc = 0;  // sum(dy), sum(dy * (x - mean))
+      for_channel(c, [&](int64_t i) {
+        sum_dy += dy[i];
+        sum_dy_xc += dy[i] * (x[i] - m);
+      });
+      if (dbeta) store_grad(dbeta, c, float(sum_dy), accum[beta_]);
+      if (dgamma) store_grad(dgamma, c, float(sum_dy_xc * inv_std), accum[gamma_]);
+      if (batch_stat_) {
+        // y does not depend on the running statistics.
+        if (drm) store_grad(drm, c, 0.f, accum[mean_]);
+        if (drv) store_grad(drv, c, 0.f, accum[var_]);
+        if (!dx) continue;
+        // Through x_hat = (x - m) / sqrt(v): dvar and dmean, plus gradients arriving at the stat outputs.
+        // sum(x - m) is 0 for the batch mean, so dmean has no dvar term.
+        const double dvar = -0.5 * g * sum_dy_xc * inv_std / v + (dvar_out ? dvar_out[c] : 0.0);
+        const double dmean = -g * sum_dy * inv_std + (dmean_out ? dmean_out[c] : 0.0);
+        const bool acc = accum[0];
+        for_channel(c, [&](int64_t i) {
+          const double gx = dy[i] * g * inv_std + dvar * 2.0 * (x[i] - m) / n + dmean / n;
+          store_grad(dx, i, float(gx), acc);
+        });
+      } else {
+        if (drm) store_grad(drm, c, float(-g * sum_dy * inv_std), accum[mean_]);
+        if (drv) store_grad(drv, c, float(-0.5 * g * sum_dy_xc * inv_std / v), accum[var_]);
+        if (!dx) continue;
+        const float scale = float(g * inv_std);
+        const bool acc = accum[0];
+        for_channel(c, [&](int64_t i) { store_grad(dx, i, dy[i] * scale, acc); });
+      }
+    }
+  }
+
+ private:
+  float decay_, eps_;
+  bool batch_stat_, no_scale_, no_bias_;
+  int beta_ = 1, gamma_ = 2, mean_ = 3, var_ = 4;  // input indices (-1: absent)
+  int64_t outer_ = 1, channels_ = 1, inner_ = 1;
+  std::vector<float> batch_mean_, batch_var_;
+};
+
+}  // namespace
+
+void register_batch_normalization(OpRegistry& r) {
+  register_cpu<BatchNormalization>(
+      r, SchemaBuilder("BatchNormalization", "Normalization")
+             .doc("batch normalization; batch_stat updates the running mean/variance inputs in place")
+             .in("x")
+             .in_optional("beta", true)
+             .in_optional("gamma", true)
+             .in("mean")
+             .in("variance")
+             .arg("axes", AttrType::kInts, AttrValue(std::vector<int64_t>{1}))
+             .arg("decay_rate", AttrType::kFloat, AttrValue(0.9))
+             .arg("eps", AttrType::kFloat, AttrValue(1e-5))
+             .arg("batch_stat", AttrType::kBool, AttrValue(true))
+             .arg("no_scale", AttrType::kBool, AttrValue(false))
+             .arg("no_bias", AttrType::kBool, AttrValue(false))
+             .out("y")
+             .build());
+}
+
+}  // namespace nn::ops

@@ -1,0 +1,204 @@
+// RandomFlip and RandomShift: per-sample random index remapping of the axes after base_axis.
+#include <algorithm>
+#include <cstdlib>
+
+#include "nn/core/random.hpp"
+#include "ops/detail/op_common.hpp"
+
+namespace nn::ops {
+namespace {
+
+// Shared machinery: every sample (index over the axes before base_axis) gets, per inner axis, a table
+// mapping output index -> input index (-1: a constant value). Backward scatters through the same tables.
+class RemapFunction : public Function {
+ public:
+  RemapFunction(const OpSchema& s, const Context& c, const Attrs& a)
+      : Function(s, c, a), random_(a.get_int("seed", -1)) {}
+  bool is_stochastic() const override { return true; }
+  bool grad_depends_input_data(int, int) const override { return false; }
+
+ protected:
+  using Tables = std::vector<std::vector<int64_t>>;  // per inner axis
+  // Draws the tables of one sample.
+  virtual Tables draw(RandomEngine& engine) = 0;
+  virtual float fill_value() const { return 0.f; }
+
+  void setup_impl(const Variables& in, const Variables& out) override {
+    const Shape& xs = in[0]->shape();
+    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    NN_CHECK(base_axis >= 0 && base_axis <= int64_t(xs.size()))
+        << type() << ": base_axis " << base_axis << " is out of range for input " << to_string(xs);
+    base_axis_ = int(base_axis);
+    samples_ = shape_size(xs, 0, base_axis_);
+    inner_shape_.assign(xs.begin() + base_axis_, xs.end());
+    out[0]->reshape(xs, true);
+  }
+
+  // Calls f(flat out index, flat in index or -1) for every element of every sample.
+  template <class F>
+  void for_each(F&& f) const {
+    const int nd = int(inner_shape_.size());
+    const Shape strides = shape_strides(inner_shape_);
+    const int64_t inner = shape_size(inner_shape_);
+    std::vector<int64_t> idx(size_t(nd), 0);
+    for (int64_t s = 0; s < samples_; ++s) {
+      const Tables& t = tables_[s];
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t off = 0;
+        for (int d = 0; d < nd && off >= 0; ++d) {
+          const int64_t j = t[d][idx[d]];
+          off = j < 0 ? -1 : off + j * strides[d];
+        }
+        f(s * inner + i, off < 0 ? -1 : s * inner + off);
+        for (int d = nd - 1; d >= 0; --d) {
+          if (++idx[d] < inner_shape_[d]) break;
+          idx[d] = 0;
+        }
+      }
+    }
+  }
+
+  void forward_impl(const Variables& in, const Variables& out) override {
+    tables_.clear();
+    for (int64_t s = 0; s < samples_; ++s) tables_.push_back(draw(random_.engine()));
+    const float* x = in_data(in[0]);
+    float* y = out_data(out[0]);
+    const float fill = fill_value();
+    for_each([&](int64_t o, int64_t i) { y[o] = i < 0 ? fill : x[i]; });
+  }
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    if (!prop[0]) return;
+    const float* dy = out_grad(out[0]);
+    float* dx = in_grad_zeroed(in[0], accum[0]);
+    for_each([&](int64_t o, int64_t i) {
+      if (i >= 0) dx[i] += dy[o];
+    });
+  }
+
+  // Identity table of an inner axis.
+  std::vector<int64_t> identity(int d) const {
+    std::vector<int64_t> t(size_t(inner_shape_[d]));
+    for (size_t i = 0; i < t.size(); ++i) t[i] = int64_t(i);
+    return t;
+  }
+
+  SeededRandom random_;
+  int base_axis_ = 1;
+  int64_t samples_ = 1;
+  Shape inner_shape_;
+  std::vector<Tables> tables_;  // per sample, from the last forward
+};
+
+// RandomFlip: each listed axis of each sample is reversed with probability 1/2 (one draw per axis of x,
+// as upstream, so the random stream matches).
+class RandomFlip : public RemapFunction {
+ public:
+  using RemapFunction::RemapFunction;
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    RemapFunction::setup_impl(in, out);
+    const size_t nd = in[0]->shape().size();
+    NN_CHECK(nd > 0) << "RandomFlip: input must have at least one dimension";
+    flip_axis_.assign(nd, false);
+    for (int64_t a : attrs_.get_ints("axes", {int64_t(nd) - 1})) {
+      const int ax = normalize_axis(a, nd, "RandomFlip: axis");
+      NN_CHECK(ax >= base_axis_) << "RandomFlip: axis " << a << " is before base_axis " << base_axis_;
+      flip_axis_[ax] = true;
+    }
+  }
+  Tables draw(RandomEngine& engine) override {
+    Tables t;
+    for (size_t d = 0; d < flip_axis_.size(); ++d) {
+      const bool coin = engine() % 2 != 0;
+      if (int(d) < base_axis_) continue;
+      auto table = identity(int(d) - base_axis_);
+      if (coin && flip_axis_[d]) std::reverse(table.begin(), table.end());
+      t.push_back(std::move(table));
+    }
+    return t;
+  }
+
+ private:
+  std::vector<bool> flip_axis_;
+};
+
+// RandomShift: the trailing axes of each sample are shifted by a uniform integer in [-shifts[i], shifts[i]];
+// border_mode nearest (edge), reflect (mirror with edge repeat) or constant (constant_value).
+class RandomShift : public RemapFunction {
+ public:
+  using RemapFunction::RemapFunction;
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    RemapFunction::setup_impl(in, out);
+    shifts_ = attrs_.get_ints("shifts", std::vector<int64_t>(inner_shape_.size(), 0));
+    NN_CHECK(shifts_.size() <= inner_shape_.size())
+        << "RandomShift: shifts " << to_string(shifts_)
+        << " has more entries than the axes after base_axis of " << to_string(in[0]->shape());
+    for (int64_t s : shifts_)
+      NN_CHECK(s >= 0) << "RandomShift: shifts " << to_string(shifts_) << " must be >= 0";
+    mode_ = attrs_.get_string("border_mode", "nearest");
+    NN_CHECK(mode_ == "nearest" || mode_ == "reflect" || mode_ == "constant")
+        << "RandomShift: border_mode '" << mode_ << "' is not one of nearest, reflect, constant";
+  }
+  float fill_value() const override { return float(attrs_.get_float("constant_value", 0.0)); }
+  Tables draw(RandomEngine& engine) override {
+    std::vector<int64_t> shift(shifts_.size());
+    for (size_t i = 0; i < shifts_.size(); ++i)
+      shift[i] = int64_t(engine() % uint32_t(2 * shifts_[i] + 1)) - shifts_[i];
+    const int nd = int(inner_shape_.size());
+    Tables t(static_cast<size_t>(nd));
+    for (int d = 0; d < nd; ++d) {
+      const int64_t k = int64_t(shifts_.size()) - nd + d;  // shifts cover the trailing axes
+      const int64_t offset = k >= 0 ? -shift[k] : 0, n = inner_shape_[d];
+      auto& table = t[d];
+      table.resize(size_t(n));
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t j = i + offset;
+        if (mode_ == "nearest") {
+          table[i] = std::min(std::max<int64_t>(j, 0), n - 1);
+        } else if (mode_ == "constant") {
+          table[i] = j >= 0 && j < n ? j : -1;
+        } else {
+          const int64_t a = n > 1 ? std::llabs(j + 2 * n) % (2 * n) : 0;
+          table[i] = a >= n ? 2 * n - 1 - a : a;
+        }
+      }
+    }
+    return t;
+  }
+
+ private:
+  std::vector<int64_t> shifts_;
+  std::string mode_;
+};
+
+}  // namespace
+
+void register_random_flip(OpRegistry& r) {
+  register_cpu<RandomFlip>(r, SchemaBuilder("RandomFlip", "Stochasticity")
+                                  .doc("reverses the listed axes of each sample with probability 1/2")
+                                  .in("x")
+                                  .arg("axes", AttrType::kInts, std::nullopt, "[last axis]")
+                                  .arg("base_axis", AttrType::kInt, AttrValue(int64_t(1)))
+                                  .arg("seed", AttrType::kInt, AttrValue(int64_t(-1)))
+                                  .out("y")
+                                  .build());
+}
+
+void register_random_shift(OpRegistry& r) {
+  register_cpu<RandomShift>(r, SchemaBuilder("RandomShift", "Stochasticity")
+                                   .doc("shifts each sample by a random integer offset per trailing axis")
+                                   .in("x")
+                                   .arg("shifts", AttrType::kInts, std::nullopt, "0s")
+                                   .arg("border_mode", AttrType::kString, AttrValue(std::string("nearest")))
+                                   .arg("constant_value", AttrType::kFloat, AttrValue(0.0))
+                                   .arg("base_axis", AttrType::kInt, AttrValue(int64_t(1)))
+                                   .arg("seed", AttrType::kInt, AttrValue(int64_t(-1)))
+                                   .out("y")
+                                   .build());
+}
+
+}  // namespace nn::ops
