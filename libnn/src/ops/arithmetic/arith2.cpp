@@ -1,4 +1,5 @@
 // Add2, Sub2, Mul2, Div2 with numpy broadcasting and graph gradients.
+#include "ops/arithmetic/broadcast_grad.hpp"
 #include "ops/detail/binary.hpp"
 
 namespace nn::ops {
@@ -34,19 +35,6 @@ struct Div2Op {
   static float da(float, float b, float, const Params&) { return 1.f / b; }
   static float db(float a, float b, float, const Params&) { return -a / (b * b); }
 };
-
-// Sums a broadcast gradient back to the shape of the input it flows to.
-VariablePtr reduce_to(const VariablePtr& g, const Shape& shape) {
-  if (g->shape() == shape) return g;
-  const size_t nd = g->shape().size();
-  Shape padded(nd, 1);
-  std::copy(shape.begin(), shape.end(), padded.begin() + (nd - shape.size()));
-  std::vector<int64_t> axes;
-  for (size_t i = 0; i < nd; ++i)
-    if (padded[i] == 1 && g->shape()[i] != 1) axes.push_back(int64_t(i));
-  auto s = axes.empty() ? g : F::sum(g, axes, true);
-  return F::reshape(s, shape);
-}
 
 OpSchema binary_schema(const char* name, const char* doc, GradGraphFn grad) {
   return SchemaBuilder(name, "Arithmetic")
