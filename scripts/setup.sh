@@ -4,7 +4,7 @@ set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build ccache pkg-config
   libcli11-dev libprotobuf-dev protobuf-compiler libhdf5-dev libyaml-cpp-dev
-  libonnx-dev nlohmann-json3-dev libzip-dev libopenblas-dev libopenblas0-pthread
+  libonnx-dev nlohmann-json3-dev libzip-dev libopenblas-openmp-dev
   libgtest-dev libgraphviz-dev libstb-dev libpng-dev libjpeg-dev libarchive-dev
   libonnx-testdata dataset-fashion-mnist
 )

@@ -1,0 +1,29 @@
+// The benchmark networks (LeNet, MLP, small ResNet, deep MLP), built through the libnn graph API.
+#pragma once
+#include <random>
+#include <string>
+#include <vector>
+
+#include "nn/graph/variable.hpp"
+#include "nn/solvers/solver.hpp"
+
+namespace bench {
+
+struct Model {
+  nn::VariablePtr x, label, loss, output;
+  nn::Solver::ParameterList params;
+};
+
+// A parameter with He-normal values.
+nn::VariablePtr param(Model& m, const std::string& name, nn::Shape shape, std::mt19937& rng, bool zero = false);
+
+// conv5x5x16, maxpool2, relu, conv5x5x16, maxpool2, relu, affine 50, relu, affine 10, softmax cross-entropy.
+Model lenet(int64_t batch, bool training, std::mt19937& rng);
+// 784-1000-1000-10 with ReLU.
+Model mlp(int64_t batch, std::mt19937& rng);
+// Stem conv 3->32, 4 residual blocks (32, 32->64 stride 2, 64, 64) of 3x3 conv + BN, GAP, affine 10.
+Model small_resnet(int64_t batch, bool training, std::mt19937& rng);
+// `layers` affine+ReLU layers of `width` units (inference only, for the clear_buffer measurement).
+Model deep_mlp(int64_t batch, int layers, int64_t width, std::mt19937& rng);
+
+}  // namespace bench
