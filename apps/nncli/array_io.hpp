@@ -1,0 +1,35 @@
+// Arrays in files: raw little-endian binaries (nnabla's infer inputs/outputs), .npy, and plain text.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nn/core/dtype.hpp"
+#include "nn/core/shape.hpp"
+
+namespace nncli {
+
+struct HostArray {
+  nn::Shape shape;
+  std::vector<float> values;
+};
+
+// "float32", "uint8", "int32" -> dtype; anything else throws a usage error naming the value.
+nn::DType parse_input_dtype(const std::string& name);
+
+// A raw headerless little-endian file of `dtype` holding exactly `expected` elements, as float32.
+// Wrong size -> nn::Error naming the file, its size and the expected size (for `what`).
+std::vector<float> read_raw_array(const std::string& path, nn::DType dtype, int64_t expected,
+                                  const std::string& what);
+
+// A NumPy .npy file (format 1.0-3.0, C order; bool, (u)int8-64, float16/32/64) converted to float32.
+HostArray parse_npy(std::string_view bytes, const std::string& display_name);
+HostArray read_npy(const std::string& path);
+// A version 1.0 .npy image of float32 data with that shape.
+std::string npy_image(const nn::Shape& shape, const std::vector<float>& values);
+
+// Text: the shape as a Python tuple on the first line, then one shortest-repr value per line.
+std::string text_image(const nn::Shape& shape, const std::vector<float>& values);
+
+}  // namespace nncli

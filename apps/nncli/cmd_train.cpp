@@ -1,0 +1,299 @@
+// `nncli train`: nnabla_cli-compatible training from an NNP/nntxt config (cli.md §3), with exact resume.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <regex>
+
+#include "command.hpp"
+#include "formats/nnp/nnp_reader.hpp"
+#include "formats/passes/expand_repeat.hpp"
+#include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
+#include "nn/core/random.hpp"
+#include "nn/train/trainer.hpp"
+#include "progress.hpp"
+#include "train_data.hpp"
+#include "train_io.hpp"
+
+namespace nncli {
+
+namespace fs = std::filesystem;
+
+struct TrainOptions {
+  bool resume = false;
+  std::string config, param, outdir, context, ooc_memory, ooc_window;
+  bool enable_ooc = false;
+  uint32_t seed = 0;
+  std::vector<std::string> datasets;
+  int64_t kill_at_iteration = 0;       // hidden, for tests: SIGKILL itself after this many iterations
+  int64_t interrupt_at_iteration = 0;  // hidden, for tests: SIGINT itself after this many iterations
+};
+
+std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
+  auto o = std::make_shared<TrainOptions>();
+  command.add_flag("-r,--resume", o->resume, "Resume from the newest checkpoint in the output directory");
+  command.add_option("-c,--config", o->config, "Training config (.nntxt, .prototxt or .nnp)")->required();
+  command.add_option("-p,--param", o->param, "Parameters and/or solver states loaded before training");
+  command.add_option("-o,--outdir", o->outdir, "Output directory (must exist)")->required();
+  command.add_flag("-O,--enable-ooc", o->enable_ooc, "GPU out-of-core training (no effect on CPU)");
+  command.add_option("-m,--ooc-gpu-memory-size", o->ooc_memory, "OOC GPU memory size (no effect on CPU)");
+  command.add_option("-C,--context", o->context, "Context: cpu or cudnn[:DEVICE_ID] (overrides the config)");
+  command.add_option("-w,--ooc-window-length", o->ooc_window, "OOC window length (no effect on CPU)");
+  command.add_option("-s,--seed", o->seed, "Seed of initializers, generators and stochastic functions")
+      ->capture_default_str();
+  command.add_option("--dataset", o->datasets,
+                     "NAME=PATH: read dataset NAME from PATH (a .csv, or a .cache directory) instead of its uri");
+  command.add_option("--kill-at-iteration", o->kill_at_iteration)->group("");
+  command.add_option("--interrupt-at-iteration", o->interrupt_at_iteration)->group("");
+  return o;
+}
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+void on_sigint(int) {
+  g_interrupted = 1;
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
+
+// Upstream's size strings: 123, 1.5G (x1000^n), 2g (x1024^n), or AeB (A to the power B).
+bool valid_size_string(const std::string& s) {
+  static const std::regex re(R"(^([1-9][0-9]*|[0-9]+(\.[0-9]+)?[KMGTPkmgtp]|[0-9]+e[0-9]+)$)");
+  return std::regex_match(s, re);
+}
+
+void check_outdir(const std::string& outdir) {
+  std::error_code ec;
+  NN_CHECK(fs::is_directory(outdir, ec)) << "output directory " << in_quotes(outdir) << " does not exist";
+  const fs::path probe = fs::path(outdir) / (".nncli_write_test." + std::to_string(::getpid()));
+  { std::ofstream f(probe); NN_CHECK(f.good()) << "output directory " << in_quotes(outdir) << " is not writable"; }
+  fs::remove(probe, ec);
+}
+
+nn::Context training_context(const TrainOptions& opt, const nn::ir::Model& model) {
+  if (!opt.context.empty()) return nn::parse_context(opt.context);
+  nn::Context ctx;
+  if (model.default_context && !model.default_context->backends.empty()) {
+    ctx.backends = model.default_context->backends;
+    try {
+      ctx.device_id = std::stoi(model.default_context->device_id);
+    } catch (const std::exception&) {
+      ctx.device_id = 0;
+    }
+  }
+  return ctx;
+}
+
+// Parameter values copied into the variables the networks already use (by name, same shape).
+void copy_parameter_values(const std::vector<nn::ir::Parameter>& from, nn::ir::ParameterStore& store) {
+  for (const auto& p : from) {
+    nn::VariablePtr v = store.find(p.name);
+    if (!v) continue;
+    NN_CHECK(v->shape() == p.shape) << "parameter " << in_quotes(p.name) << " has shape " << nn::to_string(p.shape)
+                                    << " in the checkpoint but " << nn::to_string(v->shape()) << " in the network";
+    std::copy(p.data.begin(), p.data.end(), v->data()->cast<float>(true));
+  }
+}
+
+void set_solver_states(nn::train::Trainer& trainer,
+                       const std::map<std::string, std::map<std::string, nn::ir::SolverState>>& states) {
+  for (size_t i = 0; i < trainer.num_optimizers(); ++i) {
+    auto it = states.find(trainer.optimizer(i).name);
+    if (it != states.end()) trainer.solver(i).set_states(to_solver_states(it->second, trainer.solver(i)));
+  }
+}
+
+std::map<std::string, std::map<std::string, nn::ir::SolverState>> states_of(const nn::ir::Model& m) {
+  std::map<std::string, std::map<std::string, nn::ir::SolverState>> out;
+  for (const auto& o : m.optimizers)
+    if (!o.solver.states.empty()) out[o.name] = o.solver.states;
+  return out;
+}
+
+class TrainHooks : public nn::train::TrainerHooks {
+ public:
+  TrainHooks(const TrainOptions& opt, ProgressFile& progress, ResultWriter& writer, nn::ir::ParameterStore& store,
+             nn::train::Trainer& trainer)
+      : opt_(opt), progress_(progress), writer_(writer), store_(store), trainer_(trainer) {
+    if (::isatty(STDERR_FILENO) == 1) bar_ = std::make_unique<Progress>("Training", trainer.max_iter());
+    start_ = std::chrono::steady_clock::now();
+  }
+  void on_progress(const std::string& state, double fraction) override { progress_.update(state, fraction); }
+  void on_iteration(int64_t it) override {
+    if (opt_.kill_at_iteration > 0 && it + 1 == opt_.kill_at_iteration) std::raise(SIGKILL);
+    if (opt_.interrupt_at_iteration > 0 && it + 1 == opt_.interrupt_at_iteration) std::raise(SIGINT);
+    if (!bar_) return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const int64_t done = it + 1 - first_it_;
+    const double eta = done > 0 ? elapsed * double(trainer_.max_iter() - it - 1) / double(done) : 0.0;
+    char note[160];
+    std::snprintf(note, sizeof(note), "epoch %lld/%lld%s ETA %.0fs",
+                  static_cast<long long>(it / trainer_.iter_per_epoch() + 1),
+                  static_cast<long long>(trainer_.max_epoch()), last_errors_.c_str(), eta);
+    bar_->update(it + 1, note);
+  }
+  void on_epoch(const nn::train::EpochResult& r) override {
+    append_monitoring_report(writer_.outdir(), r);
+    std::error_code ec;
+    if (throttle_.should_save(r.epoch, false, fs::exists(current_results_path(writer_.outdir(), r.epoch), ec)))
+      save_current(r.epoch);
+    char cost[64];
+    std::snprintf(cost, sizeof(cost), " cost=%.4f", r.cost);
+    last_errors_ = cost;
+    for (const auto& [name, value] : r.monitors) {
+      char v[96];
+      std::snprintf(v, sizeof(v), " %s=%.4f", name.c_str(), value);
+      last_errors_ += v;
+    }
+    NN_LOG_INFO << epoch_log_line(r);
+  }
+  void save_best(int64_t epoch) override { writer_.save_results(true, epoch, store_, trainer_); }
+  bool stop_requested() override { return g_interrupted != 0; }
+  void save_current(int64_t epoch) {
+    writer_.save_results(false, epoch, store_, trainer_);
+    writer_.save_checkpoint(store_, trainer_);
+    throttle_.saved(epoch);
+  }
+  void set_first_iteration(int64_t it) { first_it_ = it; }
+
+ private:
+  const TrainOptions& opt_;
+  ProgressFile& progress_;
+  ResultWriter& writer_;
+  nn::ir::ParameterStore& store_;
+  nn::train::Trainer& trainer_;
+  nn::train::SaveThrottle throttle_;
+  std::unique_ptr<Progress> bar_;
+  std::chrono::steady_clock::time_point start_;
+  int64_t first_it_ = 0;
+  std::string last_errors_;
+};
+
+void resume(const TrainOptions& opt, const nn::ir::Model& model, nn::ir::ParameterStore& store,
+            nn::train::Trainer& trainer) {
+  const std::optional<int64_t> latest = latest_current_epoch(opt.outdir);
+  const std::string ckpt_path = checkpoint_path(opt.outdir);
+  std::optional<Checkpoint> ckpt = read_checkpoint(ckpt_path, model.optimizers);
+  if (ckpt && (!latest || ckpt->state.iteration >= *latest * trainer.iter_per_epoch())) {
+    NN_LOG_INFO << "Load parameter from [" << fs::path(ckpt_path).filename().string() << "]";
+    copy_parameter_values(ckpt->parameters, store);
+    set_solver_states(trainer, ckpt->solver_states);
+    trainer.restore(ckpt->state);
+    const int64_t ipe = std::max<int64_t>(trainer.iter_per_epoch(), 1);
+    NN_LOG_INFO << "Resume from epoch " << ckpt->state.iteration / ipe + 1 << " (iteration "
+                << ckpt->state.iteration << ")";
+  } else if (latest) {
+    const std::string path = current_results_path(opt.outdir, *latest);
+    NN_LOG_INFO << "Load parameter from [" << fs::path(path).filename().string() << "]";
+    nn::ir::Model loaded;
+    loaded.optimizers = model.optimizers;
+    for (auto& o : loaded.optimizers) o.solver.states.clear();
+    nn::formats::load_parameters_into(loaded, path);
+    copy_parameter_values(loaded.parameters, store);
+    set_solver_states(trainer, states_of(loaded));
+    trainer.restart_at_epoch(*latest);
+    NN_LOG_INFO << "Resume from epoch " << *latest + 1;
+  } else {
+    NN_LOG_INFO << "Resume from epoch 1";
+  }
+}
+
+}  // namespace
+
+int run_train(const TrainOptions& opt) {
+  if (!opt.ooc_memory.empty() && !valid_size_string(opt.ooc_memory))
+    NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_gpu_memory_size [" << opt.ooc_memory << "].";
+  if (!opt.ooc_window.empty() && !valid_size_string(opt.ooc_window))
+    NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_window_length [" << opt.ooc_window << "].";
+  check_outdir(opt.outdir);
+  ProgressFile progress(opt.outdir);
+
+  nn::formats::LoadOptions lo;
+  lo.parameters = false;  // parameters in the config are ignored (cli.md §3.2)
+  lo.solver_states = false;
+  nn::ir::Model model = nn::formats::load_model({opt.config}, lo);
+  apply_dataset_overrides(model, opt.datasets);
+  for (const auto& d : model.datasets)
+    NN_CHECK(d.uri.find_first_not_of(" \t\r\n") != std::string::npos) << "Fatal error. Dataset URI is empty.";
+
+  // Expanded networks; parameter_variable lists keep their {id} patterns and learning-rate multipliers.
+  nn::ir::Model expanded = nn::with_context(in_quotes(opt.config), [&] { return nn::formats::expand_model(model); });
+  expanded.optimizers = model.optimizers;
+
+  nn::ir::ParameterStore store;
+  std::map<std::string, std::map<std::string, nn::ir::SolverState>> param_states;
+  if (!opt.param.empty()) {
+    NN_LOG_INFO << "Load training resume states: " << opt.param;
+    nn::ir::Model loaded;
+    loaded.optimizers = model.optimizers;
+    nn::formats::load_parameters_into(loaded, opt.param);
+    store.load(loaded.parameters);
+    param_states = states_of(loaded);
+  }
+
+  nn::train::TrainerOptions to;
+  to.context = training_context(opt, model);
+  to.seed = opt.seed;
+  NN_LOG_INFO << "Train with contexts ['cpu']";
+  NN_LOG_INFO << "Using context \"" << to.context.to_string() << "\"";
+  const ConfigText config_text = copy_config_text(opt.config, opt.outdir);
+  ResultWriter writer(opt.outdir, config_text, model.optimizers);
+
+  nn::set_global_seed(opt.seed);
+  TrainDatasets datasets;
+  const nn::train::BatchSourceFactory open = [&](const nn::ir::Dataset& d, int index, int64_t batch) {
+    return datasets.open(d, index, batch);
+  };
+  nn::train::Trainer trainer = nn::with_context(in_quotes(opt.config), [&] { return nn::train::Trainer(expanded, store, open, to); });
+  set_solver_states(trainer, param_states);
+
+  if (trainer.max_iter() == 0) {
+    NN_LOG_INFO << "0 epoch learning. (Just save parameter.)";
+    writer.save_results(true, 0, store, trainer);
+    NN_LOG_INFO << "Training Completed.";
+    progress.clear();
+    return 0;
+  }
+  if (opt.resume) resume(opt, model, store, trainer);
+
+  TrainHooks hooks(opt, progress, writer, store, trainer);
+  hooks.set_first_iteration(trainer.state().iteration);
+  g_interrupted = 0;
+  auto previous = std::signal(SIGINT, on_sigint);
+  nn::train::TrainOutcome outcome;
+  try {
+    outcome = trainer.run(hooks);
+  } catch (...) {
+    std::signal(SIGINT, previous);
+    progress.clear();
+    throw;
+  }
+  std::signal(SIGINT, previous);
+  clear_progress_line();
+
+  int status = 0;
+  switch (outcome) {
+    case nn::train::TrainOutcome::kCompleted:
+      if (trainer.state().iteration > 0 && trainer.iter_per_epoch() > 0)
+        hooks.save_current((trainer.state().iteration - 1) / trainer.iter_per_epoch() + 1);
+      NN_LOG_INFO << "Training Completed.";
+      break;
+    case nn::train::TrainOutcome::kNanStopped: NN_LOG_INFO << "Training Incompleted."; break;
+    case nn::train::TrainOutcome::kInterrupted:
+      writer.save_checkpoint(store, trainer);
+      NN_LOG_WARNING << "Training interrupted at iteration " << trainer.state().iteration << "; checkpoint saved to "
+                     << checkpoint_path(opt.outdir) << " (continue with -r)";
+      status = 130;
+      break;
+  }
+  progress.clear();
+  return status;
+}
+
+}  // namespace nncli

@@ -1,0 +1,46 @@
+// `nncli version`: version, git commit, build type and the file-format versions this build supports.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "command.hpp"
+#include "nn/ops/op_registry.hpp"
+
+namespace nncli {
+
+struct VersionOptions {
+  std::string format = "text";
+};
+
+namespace {
+constexpr const char* kNnpVersion = "0.1";  // nnp_version.txt written and read by this build
+}  // namespace
+
+std::shared_ptr<VersionOptions> setup_version(CLI::App& command) {
+  auto options = std::make_shared<VersionOptions>();
+  command.add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  return options;
+}
+
+int run_version(const VersionOptions& options) {
+  const size_t functions = nn::OpRegistry::instance().names().size();
+  if (options.format == "json") {
+    nlohmann::ordered_json j;
+    j["version"] = NN_VERSION;
+    j["git_commit"] = NN_GIT_COMMIT;
+    j["build_type"] = NNCLI_BUILD_TYPE;
+    j["nnp_version"] = kNnpVersion;
+    j["functions"] = functions;
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  // First line as nnabla_cli prints it (its banner's "Version:<ver>, Build:<build>").
+  std::printf("Version:%s, Build:%s\n", NN_VERSION, NN_GIT_COMMIT);
+  std::printf("git commit:  %s\n", NN_GIT_COMMIT);
+  std::printf("build type:  %s\n", NNCLI_BUILD_TYPE);
+  std::printf("nnp version: %s\n", kNnpVersion);
+  std::printf("functions:   %zu\n", functions);
+  return 0;
+}
+
+}  // namespace nncli

@@ -1,0 +1,114 @@
+// Executor runs: inputs, generators, repeated evaluations.
+#include "executor_runner.hpp"
+
+#include <cmath>
+
+#include "model_session.hpp"
+#include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
+#include "nn/train/initializer.hpp"
+
+namespace nncli {
+
+namespace {
+std::string single_quoted(const std::string& s) { return "'" + s + "'"; }
+
+std::string list_names(const std::vector<std::string>& names, size_t limit) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < limit; ++i) out += (i ? ", " : "") + single_quoted(names[i]);
+  if (names.size() > limit) out += " and " + std::to_string(names.size() - limit) + " more";
+  return out;
+}
+}  // namespace
+
+ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executor& executor,
+                               const RunnerOptions& options)
+    : executor_(executor), rng_(options.seed) {
+  const nn::ir::Network& network = executor_network(model, executor);
+  std::vector<std::string> missing = missing_parameters(model, network);
+  NN_CHECK(missing.empty() || options.init_missing)
+      << "network " << single_quoted(network.name) << ": "
+      << (missing.size() == 1 ? "parameter " : "parameters ") << list_names(missing, 3)
+      << (missing.size() == 1 ? " is" : " are")
+      << " not in the model files (give the parameter file too, or --init-missing to initialize)";
+  params_.load(model.parameters);
+  nn::ir::BuildOptions build;
+  build.batch_size = options.batch_size;
+  build.context = options.context;
+  build.training = false;
+  build.seed = options.seed;
+  network_ = nn::ir::build_network(network, params_, build);
+  for (const auto& d : executor_.data_variable) inputs_.push_back(network_.get(d.variable_name));
+  for (const auto& g : executor_.generator_variable) generators_.push_back(network_.get(g.variable_name));
+  for (const auto& o : executor_.output_variable) outputs_.push_back(network_.get(o.variable_name));
+  NN_CHECK(!outputs_.empty()) << "executor " << single_quoted(executor_.name) << " has no output variable";
+  if (executor_.need_back_propagation) {
+    NN_LOG_VERBOSE << "executor " << single_quoted(executor_.name)
+                   << ": need_back_propagation ignored (forward only)";
+  }
+}
+
+const nn::Shape& ExecutorRunner::input_shape(size_t i) const { return inputs_.at(i)->shape(); }
+
+void ExecutorRunner::set_input(size_t i, const std::vector<float>& values) {
+  nn::VariablePtr var = inputs_.at(i);
+  NN_INTERNAL_CHECK(int64_t(values.size()) == var->size()) << "input size";
+  float* dst = var->data()->cast<float>(true);
+  std::copy(values.begin(), values.end(), dst);
+}
+
+void ExecutorRunner::fill_generators() {
+  for (size_t i = 0; i < generators_.size(); ++i) {
+    const auto& g = executor_.generator_variable[i];
+    NN_CHECK(g.type == "Normal" || g.type == "Uniform" || g.type == "Constant")
+        << "generator variable " << single_quoted(g.variable_name) << ": generator type \"" << g.type
+        << "\" is not supported.";
+    nn::VariablePtr var = generators_[i];
+    nn::initialize_parameter(g.type, g.multiplier, var->shape(), var->data()->cast<float>(true), rng_);
+  }
+}
+
+std::vector<ExecutorOutput> ExecutorRunner::run() {
+  const int64_t evaluations = std::max<int64_t>(executor_.num_evaluations, 1);
+  const std::string& mode = executor_.repeat_evaluation_type;
+  std::vector<std::vector<double>> sum(outputs_.size()), sum_sq(outputs_.size());
+  std::vector<ExecutorOutput> result(outputs_.size());
+  for (int64_t e = 0; e < evaluations; ++e) {
+    fill_generators();
+    nn::forward_all(outputs_);
+    for (size_t o = 0; o < outputs_.size(); ++o) {
+      std::vector<float> values = outputs_[o]->data()->to_vector();
+      if (evaluations == 1 || mode == "last") {
+        result[o].values = std::move(values);
+        continue;
+      }
+      sum[o].resize(values.size(), 0.0);
+      sum_sq[o].resize(values.size(), 0.0);
+      for (size_t k = 0; k < values.size(); ++k) {
+        sum[o][k] += values[k];
+        sum_sq[o][k] += double(values[k]) * values[k];
+      }
+    }
+  }
+  for (size_t o = 0; o < outputs_.size(); ++o) {
+    const auto& spec = executor_.output_variable[o];
+    result[o].variable_name = spec.variable_name;
+    result[o].data_name = spec.data_name;
+    result[o].type = spec.type;
+    result[o].shape = outputs_[o]->shape();
+    if (evaluations == 1 || mode == "last") continue;
+    result[o].values.resize(sum[o].size());
+    for (size_t k = 0; k < sum[o].size(); ++k) {
+      const double mean = sum[o][k] / double(evaluations);
+      double v = mean;
+      if (mode == "std") {
+        v = std::sqrt(sum_sq[o][k] / double(evaluations) - mean * mean);
+        if (std::isnan(v)) v = 0.0;
+      }
+      result[o].values[k] = float(v);
+    }
+  }
+  return result;
+}
+
+}  // namespace nncli

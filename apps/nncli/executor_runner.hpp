@@ -1,0 +1,56 @@
+// Runs one executor of an expanded model: data variables in, generators, repeated evaluations, outputs out.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "nn/core/context.hpp"
+#include "nn/ir/graph_builder.hpp"
+#include "nn/ir/model.hpp"
+
+namespace nncli {
+
+struct RunnerOptions {
+  int64_t batch_size = -1;    // <= 0: the network's batch size
+  bool init_missing = false;  // create parameters absent from the files from their initializers
+  uint32_t seed = 0;          // for those parameters and for generator variables
+  nn::Context context = nn::cpu_context();
+};
+
+struct ExecutorOutput {
+  std::string variable_name;
+  std::string data_name;
+  std::string type;
+  nn::Shape shape;
+  std::vector<float> values;
+};
+
+class ExecutorRunner {
+ public:
+  // Builds the executor's network (inference mode). Throws nn::Error for missing parameters unless
+  // options.init_missing, naming the network and the first missing parameters.
+  ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executor& executor, const RunnerOptions& options);
+
+  const nn::ir::Executor& executor() const { return executor_; }
+  int64_t batch_size() const { return network_.batch_size; }
+  size_t num_inputs() const { return executor_.data_variable.size(); }
+  // Name and built (batch-substituted) shape of data variable i.
+  const std::string& input_name(size_t i) const { return executor_.data_variable[i].variable_name; }
+  const nn::Shape& input_shape(size_t i) const;
+  // values must hold exactly shape_size(input_shape(i)) elements.
+  void set_input(size_t i, const std::vector<float>& values);
+
+  // Forward num_evaluations times (at least once), combined per repeat_evaluation_type:
+  // "last", "std" (sqrt(E[x^2] - E[x]^2), NaN -> 0) or the mean.
+  std::vector<ExecutorOutput> run();
+
+ private:
+  void fill_generators();
+
+  nn::ir::Executor executor_;
+  nn::ir::ParameterStore params_;
+  nn::ir::BuiltNetwork network_;
+  std::vector<nn::VariablePtr> inputs_, outputs_, generators_;
+  nn::RandomEngine rng_;
+};
+
+}  // namespace nncli

@@ -1,0 +1,88 @@
+// nncli entry point: global flags, log sink, the subcommand table (commands.def), exceptions -> exit codes.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "command.hpp"
+#include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
+#include "progress.hpp"
+
+namespace {
+
+using Runner = std::function<int()>;
+
+template <class Options>
+std::pair<CLI::App*, Runner> add_command(CLI::App& app, const char* name, const char* help,
+                                         std::shared_ptr<Options> (*setup)(CLI::App&),
+                                         int (*run)(const Options&)) {
+  CLI::App* command = app.add_subcommand(name, help);
+  std::shared_ptr<Options> options = setup(*command);
+  return {command, [options, run] { return run(*options); }};
+}
+
+// Log lines go to stderr as "nncli: [warning: ]message", after clearing any progress line.
+void install_log_sink(int verbose, bool quiet) {
+  nn::set_log_level(quiet          ? nn::LogLevel::kError
+                    : verbose >= 2 ? nn::LogLevel::kDebug
+                    : verbose == 1 ? nn::LogLevel::kVerbose
+                                   : nn::LogLevel::kInfo);
+  nncli::set_progress_enabled(!quiet);
+  nn::set_log_sink([](nn::LogLevel level, const std::string& text) {
+    nncli::clear_progress_line();
+    const char* prefix = level == nn::LogLevel::kError     ? "error: "
+                         : level == nn::LogLevel::kWarning ? "warning: "
+                                                           : "";
+    std::fprintf(stderr, "nncli: %s%s\n", prefix, text.c_str());
+  });
+}
+
+int report_error(const char* what, int code) {
+  nncli::clear_progress_line();
+  std::fprintf(stderr, "nncli: error: %s\n", what);
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"nncli: train, run and convert nnabla models (compatible with nnabla_cli)", "nncli"};
+  app.require_subcommand(1);
+  int verbose = 0;
+  bool quiet = false;
+  bool mpi = false;
+  app.add_flag("-v,--verbose", verbose, "More log output on stderr (-vv: debug)");
+  app.add_flag("-q,--quiet", quiet, "Only errors on stderr");
+  app.add_flag("-m,--mpi", mpi, "Multi-process data-parallel mode (accepted; runs single-process)");
+
+  std::vector<std::pair<CLI::App*, Runner>> commands;
+#define NNCLI_COMMAND(name, Options, setup, run, help) \
+  commands.push_back(add_command<nncli::Options>(app, #name, help, nncli::setup, nncli::run));
+#include "commands.def"
+#undef NNCLI_COMMAND
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int shown = app.exit(e);  // prints help (stdout) or the usage error (stderr)
+    return shown == 0 ? 0 : int(nn::ErrorCode::kUsage);
+  }
+  install_log_sink(verbose, quiet);
+  if (mpi) {
+    NN_LOG_VERBOSE << "-m/--mpi: MPI is not available in this build; running as a single process";
+  }
+
+  try {
+    for (auto& [command, run] : commands)
+      if (command->parsed()) return run();
+    return report_error("no subcommand given", int(nn::ErrorCode::kUsage));
+  } catch (const nn::Error& e) {
+    return report_error(e.what(), int(e.code()));
+  } catch (const std::bad_alloc&) {
+    return report_error("out of memory", int(nn::ErrorCode::kInvalid));
+  } catch (const std::exception& e) {
+    return report_error((std::string("internal error: ") + e.what()).c_str(), int(nn::ErrorCode::kInternal));
+  }
+}

@@ -1,0 +1,30 @@
+// Model loading shared by subcommands: file classification, NNP import with expansion, executor lookup.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "nn/ir/model.hpp"
+
+namespace nncli {
+
+// Whether a path names a model or parameter file (.nnp .nntxt .prototxt .protobuf .h5, or a directory)
+// rather than a data file.
+bool is_model_file(const std::string& path);
+
+struct ImportOptions {
+  std::string import_format = "NNP";  // -I; the extension of a single input file overrides it
+  bool expand = true;                 // false: --nnp-no-expand-network
+  int executor_index = -1;            // -E: keep only this executor and its network
+};
+
+// Loads and merges the files (logging "Importing <file>"), then keeps -E's executor and expands loops.
+nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOptions& options);
+
+// The executor named `name` ("" = the first one). Unknown names list the valid executors.
+const nn::ir::Executor& find_executor(const nn::ir::Model& model, const std::string& name);
+const nn::ir::Network& executor_network(const nn::ir::Model& model, const nn::ir::Executor& executor);
+
+// Parameter variables of the network that the model holds no data for, in declaration order.
+std::vector<std::string> missing_parameters(const nn::ir::Model& model, const nn::ir::Network& network);
+
+}  // namespace nncli

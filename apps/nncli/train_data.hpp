@@ -1,0 +1,36 @@
+// Training datasets for `nncli train` (cli.md §3.8): CSV or cache per the dataset's cache settings, and
+// shuffled, prefetched, seekable mini-batch streams over them (nn::train::BatchSource).
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "formats/datasets/data_source.hpp"
+#include "nn/ir/model.hpp"
+#include "nn/train/batch_source.hpp"
+
+namespace nncli {
+
+// "NAME=PATH" overrides of dataset locations (--dataset): a PATH ending in .cache (or naming a directory)
+// becomes the dataset's cache_dir (read as an existing cache), anything else its uri (CSV, no cache).
+void apply_dataset_overrides(nn::ir::Model& model, const std::vector<std::string>& overrides);
+
+// Opens each dataset once (creating an explicit cache when asked) and hands out batch streams over it.
+class TrainDatasets {
+ public:
+  std::unique_ptr<nn::train::BatchSource> open(const nn::ir::Dataset& dataset, int index, int64_t batch_size);
+
+ private:
+  std::shared_ptr<const nn::formats::datasets::DataSource> source(const nn::ir::Dataset& dataset, int index);
+  std::map<std::string, std::shared_ptr<const nn::formats::datasets::DataSource>> sources_;
+};
+
+// A BatchSource over a DataSource: rows in order or a new permutation per pass (seeded), the next batch
+// loaded on a background thread while the caller trains. blocks: sizes of consecutive sample groups
+// (cache files) that shuffling keeps together (groups permuted, then samples within each); empty = none.
+std::unique_ptr<nn::train::BatchSource> make_batch_source(
+    std::shared_ptr<const nn::formats::datasets::DataSource> source, int64_t batch_size, bool shuffle,
+    uint32_t seed, const std::string& name, const std::vector<int64_t>& blocks = {});
+
+}  // namespace nncli

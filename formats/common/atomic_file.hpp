@@ -1,0 +1,39 @@
+// Atomic output files (temp file beside the target, then rename) and bounded whole-file reads.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace nn::formats {
+
+// Largest file (or archive member) the format layer reads into memory: 4 GiB.
+constexpr uint64_t kMaxFileBytes = uint64_t(4) << 30;
+
+// A temporary file '<path>.tmp.XXXXXX' in the target's directory. commit() renames it over the
+// target; if commit() is never reached (an exception unwinds), the destructor removes it.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return temp_path_; }
+  void write(std::string_view bytes);  // appends to the temporary file
+  void commit();
+
+ private:
+  std::string path_;
+  std::string temp_path_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+// Writes bytes to path atomically (temp + rename). Throws nn::Error naming the path on failure.
+void write_file_atomic(const std::string& path, std::string_view bytes);
+
+// Reads a whole regular file; refuses files larger than max_bytes.
+std::string read_file(const std::string& path, uint64_t max_bytes = kMaxFileBytes);
+
+}  // namespace nn::formats

@@ -1,0 +1,227 @@
+// CacheDataSource (NPY and HDF5 cache directories) and the NPY cache writer.
+#include "formats/datasets/cache_data_source.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "formats/common/hdf5_file.hpp"
+#include "formats/datasets/csv_text.hpp"
+#include "formats/datasets/npy.hpp"
+#include "nn/core/error.hpp"
+
+namespace nn::formats::datasets {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  NN_CHECK(in.good()) << "'" << path << "': file not found or not readable";
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Divisor that normalises stored integers of this dtype (0: none).
+double normalizer_for(const std::string& descr, bool normalize) {
+  if (!normalize) return 0.0;
+  if (descr == "|u1" || descr == "<u1") return 255.0;
+  if (descr == "<u2" || descr == ">u2") return 65535.0;
+  return 0.0;
+}
+
+// An HDF5 dataset's data as float, and whether its stored type is an unsigned 8/16-bit integer.
+std::vector<float> read_h5_variable(hid_t file, const std::string& name, const std::string& path,
+                                    Shape* shape, std::string* descr) {
+  h5::Handle ds(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  NN_CHECK(ds.valid()) << "'" << path << "': cache file lacks dataset '" << name << "'";
+  *shape = h5::dataset_shape(ds.get());
+  h5::Handle type(H5Dget_type(ds.get()));
+  *descr = "<f4";
+  if (H5Tget_class(type.get()) == H5T_INTEGER && H5Tget_sign(type.get()) == H5T_SGN_NONE) {
+    size_t bytes = H5Tget_size(type.get());
+    if (bytes == 1) *descr = "|u1";
+    if (bytes == 2) *descr = "<u2";
+  }
+  return h5::read_dataset_as_float(ds.get(), "'" + path + "' dataset '" + name + "'");
+}
+
+}  // namespace
+
+std::shared_ptr<CacheDataSource> CacheDataSource::open(const std::string& dir,
+                                                       const CacheDatasetOptions& options) {
+  std::shared_ptr<CacheDataSource> src(new CacheDataSource());
+  src->dir_ = dir;
+  src->options_ = options;
+  NN_CHECK(fs::is_directory(dir)) << "'" << dir << "': cache directory not found";
+  const std::string info = dir + "/cache_info.csv";
+  src->h5_ = !fs::exists(info);
+  if (!src->h5_) {
+    for (const CsvRecord& r : read_csv_file(info)) src->variables_.push_back(r.cells.at(0));
+  }
+  const std::string index = dir + "/cache_index.csv";
+  if (fs::exists(index)) {
+    for (const CsvRecord& r : read_csv_file(index)) {
+      NN_CHECK(r.cells.size() >= 2) << index << ":" << r.line << ": expected '<file name>,<count>'";
+      double n;
+      NN_CHECK(parse_python_float(r.cells[1], n) && n >= 0)
+          << index << ":" << r.line << ": bad count '" << r.cells[1] << "'";
+      src->files_.push_back(CacheFile{dir + "/" + r.cells[0], int64_t(n), 0});
+    }
+  } else {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (lower_extension(e.path().string()) == ".h5") names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names) src->files_.push_back(CacheFile{dir + "/" + n, -1, 0});
+  }
+  NN_CHECK(!src->files_.empty()) << "'" << dir << "': the cache has no data files";
+  // Shapes (and counts of unindexed h5 files) from the files themselves.
+  for (size_t f = 0; f < src->files_.size(); ++f) {
+    CacheFile& cf = src->files_[f];
+    if (f == 0 || cf.count < 0) {
+      std::vector<Shape> shapes;
+      if (src->h5_) {
+        h5::QuietErrors quiet;
+        h5::Handle file = h5::open_file(cf.path);
+        if (src->variables_.empty()) {
+          for (const auto& e : h5::list_objects(file.get()))
+            if (e.is_dataset) src->variables_.push_back(e.path);
+        }
+        for (const auto& v : src->variables_)
+          shapes.push_back(h5::dataset_shape(h5::Handle(H5Dopen2(file.get(), v.c_str(), H5P_DEFAULT)).get()));
+      } else {
+        std::string bytes = read_file(cf.path);
+        size_t offset = 0;
+        for (size_t v = 0; v < src->variables_.size(); ++v)
+          shapes.push_back(read_npy(bytes, offset, cf.path).shape);
+      }
+      for (const Shape& s : shapes)
+        NN_CHECK(!s.empty()) << "'" << cf.path << "': a cache record has no sample axis";
+      if (cf.count < 0) cf.count = shapes.front()[0];
+      if (f == 0) {
+        for (const Shape& s : shapes) src->shapes_.emplace_back(s.begin() + 1, s.end());
+      }
+    }
+    cf.first = src->total_;
+    src->total_ += cf.count;
+  }
+  return src;
+}
+
+std::shared_ptr<const CacheDataSource::Loaded> CacheDataSource::load_file(size_t f) const {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = recent_.find(f);
+    if (it != recent_.end()) return it->second;
+  }
+  const CacheFile& cf = files_[f];
+  auto loaded = std::make_shared<Loaded>();
+  std::string bytes = h5_ ? std::string() : read_file(cf.path);
+  size_t offset = 0;
+  for (size_t v = 0; v < variables_.size(); ++v) {
+    Shape expected{cf.count};
+    expected.insert(expected.end(), shapes_[v].begin(), shapes_[v].end());
+    Shape shape;
+    std::string descr;
+    std::vector<float> values;
+    if (h5_) {
+      h5::QuietErrors quiet;
+      h5::Handle file = h5::open_file(cf.path);
+      values = read_h5_variable(file.get(), variables_[v], cf.path, &shape, &descr);
+    } else {
+      NpyArray a = read_npy(bytes, offset, cf.path);
+      shape = a.shape;
+      descr = a.descr;
+      values.assign(a.values.begin(), a.values.end());
+    }
+    NN_CHECK(shape == expected) << "'" << cf.path << "': variable '" << variables_[v] << "' has shape "
+                                << to_string(shape) << ", expected " << to_string(expected);
+    if (double divisor = normalizer_for(descr, options_.normalize); divisor > 0)
+      for (float& x : values) x = float(double(x) * (1.0 / divisor));
+    loaded->data.push_back(std::move(values));
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (recent_.size() >= 4) recent_.erase(recent_.begin());
+  recent_[f] = loaded;
+  return loaded;
+}
+
+void CacheDataSource::load(int64_t index, const std::vector<float*>& out) const {
+  NN_INTERNAL_CHECK(index >= 0 && index < total_ && out.size() == variables_.size())
+      << "cache index " << index;
+  auto it = std::upper_bound(files_.begin(), files_.end(), index,
+                             [](int64_t i, const CacheFile& f) { return i < f.first; });
+  size_t f = size_t(it - files_.begin()) - 1;
+  auto loaded = load_file(f);
+  int64_t local = index - files_[f].first;
+  for (size_t v = 0; v < variables_.size(); ++v) {
+    int64_t n = shape_size(shapes_[v]);
+    std::memcpy(out[v], loaded->data[v].data() + local * n, size_t(n) * sizeof(float));
+  }
+}
+
+std::vector<int64_t> CacheDataSource::original_order() const {
+  std::vector<int64_t> order(static_cast<size_t>(total_));
+  for (int64_t i = 0; i < total_; ++i) order[size_t(i)] = i;
+  const std::string path = dir_ + "/order.csv";
+  if (!fs::exists(path)) return order;
+  for (const CsvRecord& r : read_csv_file(path)) {
+    double pos, orig;
+    NN_CHECK(r.cells.size() >= 2 && parse_python_float(r.cells[0], pos) &&
+             parse_python_float(r.cells[1], orig))
+        << path << ":" << r.line << ": expected '<cache position>,<original row>'";
+    if (pos >= 0 && pos < double(total_)) order[size_t(pos)] = int64_t(orig);
+  }
+  return order;
+}
+
+void write_npy_cache(const DataSource& source, const std::string& dir, const CacheWriteOptions& options) {
+  fs::create_directories(dir);
+  const int64_t n = source.size();
+  std::vector<int64_t> order = options.order;
+  if (order.empty()) {
+    for (int64_t i = 0; i < n; ++i) order.push_back(i);
+  }
+  NN_CHECK(int64_t(order.size()) == n)
+      << "write_npy_cache: order has " << order.size() << " entries for " << n << " samples";
+  const int64_t per_file = std::max<int64_t>(1, options.samples_per_file);
+  const auto& vars = source.variables();
+  const auto& shapes = source.shapes();
+  std::ofstream index(dir + "/cache_index.csv", std::ios::binary);
+  std::vector<std::vector<float>> sample(vars.size());
+  std::vector<float*> ptrs(vars.size());
+  for (size_t v = 0; v < vars.size(); ++v) sample[v].resize(size_t(shape_size(shapes[v])));
+  for (size_t v = 0; v < vars.size(); ++v) ptrs[v] = sample[v].data();
+  for (int64_t start = 0; start < n; start += per_file) {
+    int64_t end = std::min(n, start + per_file);
+    std::vector<std::vector<double>> columns(vars.size());
+    for (int64_t p = start; p < end; ++p) {
+      source.load(order[size_t(p)], ptrs);
+      for (size_t v = 0; v < vars.size(); ++v)
+        columns[v].insert(columns[v].end(), sample[v].begin(), sample[v].end());
+    }
+    std::string bytes;
+    for (size_t v = 0; v < vars.size(); ++v) {
+      Shape s{end - start};
+      s.insert(s.end(), shapes[v].begin(), shapes[v].end());
+      bytes += npy_record(source.storage_descr(int(v)), s, columns[v]);
+    }
+    char name[64];
+    std::snprintf(name, sizeof(name), "cache_%08lld_%08lld.npy", (long long)start, (long long)(end - 1));
+    std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
+    index << name << "," << (end - start) << "\n";
+  }
+  std::ofstream info(dir + "/cache_info.csv", std::ios::binary);
+  for (const auto& v : vars) info << v << "\n";
+  std::ofstream order_file(dir + "/order.csv", std::ios::binary);
+  for (int64_t p = 0; p < n; ++p) order_file << p << "," << order[size_t(p)] << "\n";
+  if (!options.original_csv.empty())
+    fs::copy_file(options.original_csv, dir + "/original.csv", fs::copy_options::overwrite_existing);
+}
+
+}  // namespace nn::formats::datasets

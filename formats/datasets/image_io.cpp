@@ -1,0 +1,75 @@
+// stb_image / stb_image_write behind DecodedImage and write_png (the only stb implementation unit).
+#include "formats/datasets/image_io.hpp"
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "nn/core/error.hpp"
+
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_NO_HDR
+#define STBI_NO_PSD
+#define STBI_NO_PIC
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
+#pragma GCC diagnostic pop
+
+namespace nn::formats::datasets {
+
+namespace {
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  NN_CHECK(in.good()) << "'" << path << "': file not found or not readable";
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+DecodedImage read_image(const std::string& path) {
+  std::string bytes = read_bytes(path);
+  auto data = reinterpret_cast<const stbi_uc*>(bytes.data());
+  int len = int(bytes.size());
+  DecodedImage image;
+  int w = 0, h = 0, n = 0;
+  bool sixteen = stbi_is_16_bit_from_memory(data, len) != 0;
+  void* raw = sixteen ? static_cast<void*>(stbi_load_16_from_memory(data, len, &w, &h, &n, 0))
+                      : static_cast<void*>(stbi_load_from_memory(data, len, &w, &h, &n, 0));
+  NN_CHECK(raw != nullptr) << "'" << path << "': cannot decode the image (" << stbi_failure_reason() << ")";
+  std::unique_ptr<void, void (*)(void*)> guard(raw, stbi_image_free);
+  image.channels = n;
+  image.height = h;
+  image.width = w;
+  image.bits = sixteen ? 16 : 8;
+  image.pixels.resize(size_t(n) * h * w);
+  const size_t plane = size_t(h) * w;
+  for (size_t p = 0; p < plane; ++p) {
+    for (int c = 0; c < n; ++c) {
+      size_t src = p * n + c;
+      image.pixels[c * plane + p] =
+          sixteen ? static_cast<const uint16_t*>(raw)[src] : static_cast<const uint8_t*>(raw)[src];
+    }
+  }
+  return image;
+}
+
+void image_to_float(const DecodedImage& image, bool normalize, float* out) {
+  const double scale = normalize ? 1.0 / (image.bits == 16 ? 65535.0 : 255.0) : 1.0;
+  for (size_t i = 0; i < image.pixels.size(); ++i) out[i] = float(double(image.pixels[i]) * scale);
+}
+
+void write_png(const std::string& path, int width, int height, int channels,
+               const std::vector<uint8_t>& pixels) {
+  NN_INTERNAL_CHECK(pixels.size() == size_t(width) * height * channels) << "png pixel count";
+  int ok = stbi_write_png(path.c_str(), width, height, channels, pixels.data(), width * channels);
+  NN_CHECK(ok != 0) << "'" << path << "': cannot write the PNG file";
+}
+
+}  // namespace nn::formats::datasets

@@ -1,0 +1,55 @@
+// Builds runnable libnn graphs from an (expanded) ir::Network, with a shared parameter store.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nn/core/context.hpp"
+#include "nn/core/random.hpp"
+#include "nn/graph/variable.hpp"
+#include "nn/ir/model.hpp"
+
+namespace nn::ir {
+
+// Parameters by name, shared by every network built from one model (nnabla's parameter scope).
+class ParameterStore {
+ public:
+  // Loads every ir::Parameter (shape-checked against the data).
+  void load(const std::vector<Parameter>& params);
+  // Existing variable, or nullptr.
+  VariablePtr find(const std::string& name) const;
+  // Returns the parameter; creates and initializes it from `init` (seeded rng) when absent.
+  // Throws when it exists with another shape (naming both shapes).
+  VariablePtr get_or_create(const std::string& name, const Shape& shape, const Initializer& init, RandomEngine& rng);
+  const std::vector<std::pair<std::string, VariablePtr>>& ordered() const { return ordered_; }
+  // Back to ir::Parameter (for saving), in creation order.
+  std::vector<Parameter> to_ir() const;
+
+ private:
+  std::map<std::string, VariablePtr> by_name_;
+  std::vector<std::pair<std::string, VariablePtr>> ordered_;
+};
+
+struct BuildOptions {
+  int64_t batch_size = -1;  // -1: the network's batch_size (then 1 when that is 0 too)
+  nn::Context context;  // backend preference (nn::Context, not the file's ir::Context)
+  bool training = false;    // false: Dropout etc. become identity, BN uses running stats (batch_stat=false)
+  uint32_t seed = 0;        // for parameters created from initializers
+};
+
+// A built network: every named variable of the file, in file order of the network's variables.
+struct BuiltNetwork {
+  std::string name;
+  int64_t batch_size = 1;
+  std::map<std::string, VariablePtr> variables;
+  std::vector<std::string> inputs;   // Buffer variables read but never produced, in file order
+  std::vector<std::string> outputs;  // variables produced but never read, in file order
+  VariablePtr get(const std::string& name) const;  // throws naming the network and the variable
+};
+
+// network must already be expanded (no repeat_info). Throws nn::Error with context
+// "network 'N': function 'F' (Type): ..." on unknown function types, arguments or shape mismatches.
+BuiltNetwork build_network(const Network& network, ParameterStore& params, const BuildOptions& options);
+
+}  // namespace nn::ir

@@ -1,0 +1,137 @@
+// Trainer: nnabla_cli's training loop over an ir::Model (cli.md §3.3-§3.5): optimizers with their solvers,
+// schedules and data feeds, per-epoch cost, monitor evaluation and the best/current save decisions.
+// Files are not written here: the caller implements TrainerHooks (results.nnp, reports, checkpoints).
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nn/core/context.hpp"
+#include "nn/ir/graph_builder.hpp"
+#include "nn/ir/model.hpp"
+#include "nn/solvers/solver.hpp"
+#include "nn/train/batch_source.hpp"
+#include "nn/train/lr_scheduler.hpp"
+#include "nn/train/monitor.hpp"
+
+namespace nn::train {
+
+struct TrainerOptions {
+  nn::Context context;
+  uint32_t seed = 0;  // initializers of parameters not loaded from a file
+};
+
+// One finished epoch, as logged and reported.
+struct EpochResult {
+  int64_t epoch = 0;  // 1-based
+  int64_t max_epoch = 0;
+  double cost = 0.0;
+  bool evaluated = false;
+  std::vector<std::pair<std::string, double>> monitors;  // in file order (evaluated epochs only)
+  double elapsed_s = 0.0;   // since this run started
+  double estimate_s = 0.0;  // projected total of this run
+};
+
+// Everything needed to continue a run exactly (together with parameters and solver states).
+struct TrainState {
+  int64_t iteration = 0;  // the next iteration to run
+  double cost_sum = 0.0;  // the current epoch so far
+  int64_t cost_count = 0;
+  std::string rng_state;  // nn::global_random(), as text
+  std::map<std::string, int64_t> train_positions;    // dataset name -> batches the optimizers consumed
+  std::map<std::string, int64_t> monitor_positions;  // dataset name -> batches the monitors consumed
+  bool has_best = false;
+  double best_error = 0.0;
+};
+
+enum class TrainOutcome { kCompleted, kNanStopped, kInterrupted };
+
+class TrainerHooks {
+ public:
+  virtual ~TrainerHooks() = default;
+  // progress.txt text ("Training : cost=...", "Evaluating ...") and fraction in [0, 1].
+  virtual void on_progress(const std::string& state, double fraction) {}
+  // After every iteration (it = the iteration just run, 0-based).
+  virtual void on_iteration(int64_t it) {}
+  // The end of an epoch: report, log, save the current checkpoint.
+  virtual void on_epoch(const EpochResult& result) {}
+  // results.nnp should be written now (best model, or every evaluated epoch without save_best).
+  virtual void save_best(int64_t epoch) {}
+  // Polled after every iteration; true stops the run (TrainOutcome::kInterrupted).
+  virtual bool stop_requested() { return false; }
+};
+
+class Trainer {
+ public:
+  // model: networks already expanded (no repeat_info). params: the store holding parameters loaded from
+  // files; missing ones are created by the networks' initializers. Throws nn::Error naming the optimizer,
+  // monitor, network or dataset at fault.
+  Trainer(const ir::Model& model, ir::ParameterStore& params, const BatchSourceFactory& open_dataset,
+          const TrainerOptions& options);
+  ~Trainer();
+
+  int64_t max_epoch() const { return max_epoch_; }
+  int64_t iter_per_epoch() const { return iter_per_epoch_; }
+  int64_t max_iter() const { return max_epoch_ * iter_per_epoch_; }
+
+  // Solvers in optimizer order, with the optimizer each belongs to.
+  size_t num_optimizers() const;
+  const ir::Optimizer& optimizer(size_t i) const;
+  Solver& solver(size_t i);
+
+  TrainState state() const;
+  // Continues from a saved state (solver states and parameters are restored by the caller).
+  void restore(const TrainState& state);
+  // Continues at the first iteration of epoch+1 without data positions (upstream's -r from an NNP).
+  void restart_at_epoch(int64_t epoch);
+
+  // Runs iterations from the current state to max_iter.
+  TrainOutcome run(TrainerHooks& hooks);
+
+  // One iteration (cli.md §3.4); returns its cost (sum over active optimizers of their mean losses).
+  double update(int64_t it);
+  // Every monitor once (cli.md §3.5), in file order.
+  std::vector<std::pair<std::string, double>> evaluate(TrainerHooks& hooks);
+
+ private:
+  struct OptimizerRun;
+  struct Feed;
+  void setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& open_dataset);
+  void mark_trainable_parameters();
+  BatchSource& train_source(const std::string& dataset);
+
+  const ir::Model& model_;
+  ir::ParameterStore& params_;
+  TrainerOptions options_;
+  int64_t max_epoch_ = 0, iter_per_epoch_ = 0, monitor_interval_ = 10;
+  bool save_best_ = true;
+  std::vector<std::unique_ptr<OptimizerRun>> optimizers_;
+  std::map<std::string, std::unique_ptr<BatchSource>> train_sources_;
+  std::unique_ptr<MonitorSet> monitors_;
+  int64_t iteration_ = 0;
+  double cost_sum_ = 0.0;
+  int64_t cost_count_ = 0;
+  double last_cost_ = 0.0;
+  bool has_best_ = false;
+  double best_error_ = 0.0;
+  std::map<std::string, const Batch*> iteration_batches_;
+};
+
+// The rule upstream uses to throttle results_current_N.nnp (cli.md §3.7): written when forced, or when
+// the target does not exist and more than 180 s passed since the last save or more than 10 epochs.
+class SaveThrottle {
+ public:
+  bool should_save(int64_t epoch, bool force, bool target_exists);
+  void saved(int64_t epoch);
+
+ private:
+  bool first_ = true;
+  int64_t last_epoch_ = 0;
+  std::chrono::steady_clock::time_point last_time_{};
+};
+
+}  // namespace nn::train

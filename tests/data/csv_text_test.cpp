@@ -1,0 +1,80 @@
+// CSV text helpers: parsing with line numbers, Python float parsing/printing, nnabla path joining.
+#include "formats/datasets/csv_text.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "nn/core/error.hpp"
+
+namespace ds = nn::formats::datasets;
+
+TEST(CsvText, ParsesQuotesLineEndsAndBom) {
+  auto rows = ds::parse_csv(
+      "\xEF\xBB\xBFx:image,y\r\n\"a,b\",1\r\n\r\n\"say \"\"hi\"\"\",\"multi\nline\"\n3,", "t.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].cells, (std::vector<std::string>{"x:image", "y"}));
+  EXPECT_EQ(rows[0].line, 1);
+  EXPECT_EQ(rows[1].cells, (std::vector<std::string>{"a,b", "1"}));
+  EXPECT_EQ(rows[1].line, 2);
+  EXPECT_EQ(rows[2].cells, (std::vector<std::string>{"say \"hi\"", "multi\nline"}));
+  EXPECT_EQ(rows[2].line, 4);
+  EXPECT_EQ(rows[3].cells, (std::vector<std::string>{"3", ""}));
+  EXPECT_EQ(rows[3].line, 6);
+}
+
+TEST(CsvText, UnterminatedQuoteNamesFileAndLine) {
+  try {
+    ds::parse_csv("a\n\"b\n", "bad.csv");
+    FAIL() << "no error";
+  } catch (const nn::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.csv:2: unterminated"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CsvText, PythonFloatParsing) {
+  double v;
+  EXPECT_TRUE(ds::parse_python_float(" 1.5 ", v));
+  EXPECT_EQ(v, 1.5);
+  EXPECT_TRUE(ds::parse_python_float("-.5e-3", v));
+  EXPECT_DOUBLE_EQ(v, -0.0005);
+  EXPECT_TRUE(ds::parse_python_float("1_000", v));
+  EXPECT_EQ(v, 1000);
+  EXPECT_TRUE(ds::parse_python_float("NaN", v));
+  EXPECT_TRUE(std::isnan(v));
+  EXPECT_TRUE(ds::parse_python_float("-Infinity", v));
+  EXPECT_TRUE(std::isinf(v) && v < 0);
+  for (const char* bad : {"", ".", "1e", "0x10", "./a.png", "1_", "1__0", "e5", "10,"})
+    EXPECT_FALSE(ds::parse_python_float(bad, v)) << bad;
+}
+
+TEST(CsvText, Float32PrintsLikeNumpyStr) {
+  EXPECT_EQ(ds::format_float32(0.1f), "0.1");
+  EXPECT_EQ(ds::format_float32(1.0f), "1.0");
+  EXPECT_EQ(ds::format_float32(-2.5f), "-2.5");
+  EXPECT_EQ(ds::format_float32(3.5e-05f), "3.5e-05");
+  EXPECT_EQ(ds::format_float32(0.0001f), "0.0001");
+  EXPECT_EQ(ds::format_float32(1e16f), "1e+16");
+  EXPECT_EQ(ds::format_float32(123456789.0f), "123456790.0");
+  EXPECT_EQ(ds::format_float32(0.0f), "0.0");
+  EXPECT_EQ(ds::format_float32(NAN), "nan");
+  EXPECT_EQ(ds::format_float32(-INFINITY), "-inf");
+  EXPECT_EQ(ds::format_float32(1.0f / 3.0f), "0.33333334");
+  EXPECT_EQ(ds::format_float64(0.1), "0.1");
+  EXPECT_EQ(ds::format_float64(1.0 / 3.0), "0.3333333333333333");
+}
+
+TEST(CsvText, CsvRowQuotesLikePython) {
+  EXPECT_EQ(ds::format_csv_row({"a", "b,c", "say \"x\"", ""}), "a,\"b,c\",\"say \"\"x\"\"\",");
+}
+
+TEST(CsvText, ComputeFullPathAsNnabla) {
+  EXPECT_EQ(ds::compute_full_path(".", ".\\a\\0_0085.png"), "./a/0_0085.png");
+  EXPECT_EQ(ds::compute_full_path(".", "./valid/0000.csv"), "./valid/0000.csv");
+  EXPECT_EQ(ds::compute_full_path("/data/set", "x/y.png"), "/data/set/x/y.png");
+  EXPECT_EQ(ds::compute_full_path("/data", "/abs/y.png"), "/abs/y.png");
+  EXPECT_EQ(ds::resolve_data_path("/d", ".\\train\\p.csv"), "/d/train/p.csv");
+  EXPECT_EQ(ds::lower_extension("a.b/c.PNG"), ".png");
+  EXPECT_EQ(ds::lower_extension("a.b/c"), "");
+  EXPECT_EQ(ds::parent_dir("x.csv"), ".");
+}

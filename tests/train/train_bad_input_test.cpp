@@ -1,0 +1,148 @@
+// `nncli train` on bad input: each case fails with one clear error line naming the file (and line), a
+// non-zero exit status, and leaves the files of an earlier run in the output directory untouched.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "formats/datasets/image_io.hpp"
+#include "train_cli_util.hpp"
+
+namespace t = nn::train_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kConfig = R"(global_config { default_context { backends: "cpu:float" array_class: "CpuCachedArray" device_id: "0" } }
+training_config { max_epoch: 2 iter_per_epoch: 4 save_best: true monitor_interval: 1 }
+network {
+  name: "Main"
+  batch_size: 2
+  variable { name: "x" type: "Buffer" shape { dim: -1 dim: 1 dim: 2 dim: 2 } }
+  variable { name: "y" type: "Buffer" shape { dim: -1 dim: 1 } }
+  variable { name: "W" type: "Parameter" shape { dim: 4 dim: 3 } initializer { type: "NormalAffineGlorot" multiplier: 1 } }
+  variable { name: "b" type: "Parameter" shape { dim: 3 } initializer { type: "Constant" multiplier: 0 } }
+  variable { name: "h" type: "Buffer" shape { dim: -1 dim: 3 } }
+  variable { name: "loss" type: "Buffer" shape { dim: -1 dim: 1 } }
+  function { name: "fc" type: "Affine" input: "x" input: "W" input: "b" output: "h" affine_param { base_axis: 1 } }
+  function { name: "sce" type: "SoftmaxCrossEntropy" input: "h" input: "y" output: "loss" softmax_cross_entropy_param { axis: 1 } }
+}
+dataset { name: "Training" uri: "data/train.csv" batch_size: 2 shuffle: false }
+optimizer {
+  name: "Optimizer"
+  network_name: "Main"
+  dataset_name: "Training"
+  solver { type: "Sgd" sgd_param { lr: 0.1 } }
+  update_interval: 1
+  data_variable { variable_name: "x" data_name: "x" }
+  data_variable { variable_name: "y" data_name: "y" }
+  loss_variable { variable_name: "loss" }
+  parameter_variable { variable_name: "W" learning_rate_multiplier: 1 }
+  parameter_variable { variable_name: "b" learning_rate_multiplier: 1 }
+}
+monitor {
+  name: "valid_error"
+  network_name: "Main"
+  dataset_name: "Training"
+  data_variable { variable_name: "x" data_name: "x" }
+  data_variable { variable_name: "y" data_name: "y" }
+  monitor_variable { type: "Error" variable_name: "loss" }
+}
+)";
+
+// A folder with 8 PNG images (2x2 gray), data/train.csv, net.nntxt and the outputs of one good run in out/.
+class TrainBadInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
+    dir_ = t::work_dir(std::string("bad_") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_ + "/data/img");
+    std::string csv = "x:image,y:label\n";
+    for (int i = 0; i < 8; ++i) {
+      nn::formats::datasets::write_png(dir_ + "/data/img/" + std::to_string(i) + ".png", 2, 2, 1,
+                                       {uint8_t(30 * i), uint8_t(255 - 20 * i), 7, uint8_t(i * i)});
+      csv += "./img/" + std::to_string(i) + ".png," + std::to_string(i % 3) + "\n";
+    }
+    t::write_text(dir_ + "/data/train.csv", csv);
+    t::write_text(dir_ + "/net.nntxt", kConfig);
+    fs::create_directories(dir_ + "/out");
+    auto good = t::run_nncli(dir_, "train -c net.nntxt -o out");
+    ASSERT_EQ(good.status, 0) << good.output;
+    before_ = snapshot();
+    ASSERT_TRUE(before_.count("results.nnp"));
+    ASSERT_TRUE(before_.count("monitoring_report.yml"));
+  }
+
+  std::map<std::string, std::string> snapshot() const {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::directory_iterator(dir_ + "/out"))
+      if (e.path().filename() != "progress.txt") files[e.path().filename().string()] = t::read_text(e.path().string());
+    return files;
+  }
+
+  void replace_in(const std::string& file, const std::string& from, const std::string& to) {
+    const std::string path = dir_ + "/" + file;
+    std::string text = t::read_text(path);
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    t::write_text(path, text.replace(at, from.size(), to));
+  }
+
+  // Runs the failing training; checks status 1, one error line containing every fragment, outdir intact.
+  void expect_failure(const std::vector<std::string>& fragments, const std::string& outdir = "out") {
+    auto r = t::run_nncli(dir_, "train -c net.nntxt -o " + outdir);
+    EXPECT_EQ(r.status, 1) << r.output;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.output, m, std::regex("nncli: error: ([^\n]*)\n"))) << r.output;
+    const std::string line = m[1].str();
+    for (const auto& f : fragments) EXPECT_NE(line.find(f), std::string::npos) << "'" << f << "' not in: " << line;
+    EXPECT_EQ(std::regex_search(m.suffix().str(), std::regex("nncli: error:")), false) << r.output;
+    EXPECT_EQ(snapshot(), before_);
+  }
+
+  std::string dir_;
+  std::map<std::string, std::string> before_;
+};
+
+}  // namespace
+
+TEST_F(TrainBadInput, CsvRowNamesAMissingFile) {
+  replace_in("data/train.csv", "./img/5.png", "./img/missing.png");
+  expect_failure({"missing.png", "train.csv:7"});
+}
+
+TEST_F(TrainBadInput, CsvRowHasTheWrongColumnCount) {
+  replace_in("data/train.csv", "./img/3.png,0", "./img/3.png,0,4");
+  expect_failure({"train.csv:5"});
+}
+
+TEST_F(TrainBadInput, ImageOfTheWrongSize) {
+  nn::formats::datasets::write_png(dir_ + "/data/img/6.png", 3, 3, 1, std::vector<uint8_t>(9, 1));
+  expect_failure({"6.png", "train.csv:8"});
+}
+
+TEST_F(TrainBadInput, UnknownSolver) {
+  replace_in("net.nntxt", "type: \"Sgd\" sgd_param { lr: 0.1 }", "type: \"Foo\"");
+  expect_failure({"net.nntxt", "optimizer 'Optimizer'", "Solver \"Foo\" is not supported."});
+}
+
+TEST_F(TrainBadInput, OptimizerNamesAMissingNetwork) {
+  replace_in("net.nntxt", "network_name: \"Main\"\n  dataset_name", "network_name: \"Mian\"\n  dataset_name");
+  expect_failure({"net.nntxt", "optimizer 'Optimizer'", "network 'Mian' is not defined (networks: 'Main')"});
+}
+
+TEST_F(TrainBadInput, OptimizerNamesAMissingDataset) {
+  replace_in("net.nntxt", "dataset_name: \"Training\"\n  solver", "dataset_name: \"Train\"\n  solver");
+  expect_failure({"net.nntxt", "optimizer 'Optimizer'", "dataset 'Train' is not defined (datasets: 'Training')"});
+}
+
+TEST_F(TrainBadInput, OutputDirectoryIsNotWritable) {
+  // /proc refuses new files even for root, where a chmod'ed folder would not.
+  expect_failure({"'/proc'", "not writable"}, "/proc");
+  expect_failure({"'no/such/dir'", "does not exist"}, "no/such/dir");
+}
+
+TEST_F(TrainBadInput, EmptyDatasetUri) {
+  replace_in("net.nntxt", "uri: \"data/train.csv\"", "uri: \"\"");
+  expect_failure({"Fatal error. Dataset URI is empty."});
+}
