@@ -168,10 +168,13 @@ void run_forward(FunctionNode& fn, const std::vector<VariablePtr>& outs) {
   Function& f = fn.function();
   bool changed = false;
   for (size_t i = 0; i < in.size(); ++i) changed |= in[i]->shape() != f.setup_input_shapes()[i];
-  with_context("function " + fn.label(), [&] {
+  try {
     if (changed) f.setup(in, out);
     f.forward(in, out);
-  });
+  } catch (Error& e) {
+    e.add_context("function " + fn.label());  // built only on failure: forward is hot at batch 1
+    throw;
+  }
 }
 }  // namespace
 
@@ -235,8 +238,12 @@ void Variable::backward(RootGrad root, bool clear_buffer, const FunctionHook& pr
     for (auto& o : outs)
       if (!written.count(o.get())) o->grad()->zero();
     if (pre) pre(fn);
-    with_context("function " + fn.label() + " backward",
-                 [&] { fn.function().backward(raw(fn.inputs()), raw(outs), prop, accum); });
+    try {
+      fn.function().backward(raw(fn.inputs()), raw(outs), prop, accum);
+    } catch (Error& e) {
+      e.add_context("function " + fn.label() + " backward");
+      throw;
+    }
     if (post) post(fn);
     for (size_t i = 0; i < prop.size(); ++i)
       if (prop[i]) written.insert(fn.inputs()[i].get());

@@ -1,0 +1,93 @@
+// `nncli convert`: nnabla_cli's converter between NNP and the export formats listed in convert_targets.def.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+
+#include "command.hpp"
+#include "convert_targets.hpp"
+#include "model_session.hpp"
+#include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
+
+namespace nncli {
+
+struct ConvertCommandOptions : ConvertOptions {
+  std::vector<std::string> files;
+};
+
+std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
+  auto o = std::make_shared<ConvertCommandOptions>();
+  command.add_option("-I,--import-format", o->import_format, "Input format: NNP or ONNX")->capture_default_str();
+  command.add_option("-E,--nnp-import-executor-index", o->executor_index, "Keep only executor N");
+  command.add_flag("--nnp-exclude-preprocess", o->exclude_preprocess, "Accepted for compatibility (no effect)");
+  command.add_flag("--nnp-no-expand-network", o->no_expand, "Do not expand repeat/recurrent loops");
+  command.add_option("-O,--export-format", o->export_format, "Output format (the output's extension wins)")
+      ->capture_default_str();
+  command.add_flag("-f,--force", o->force, "Overwrite an existing output");
+  command.add_option("-b,--batch-size", o->batch_size, "Batch size for NNB/CSRC/ONNX (<0: the network's)")
+      ->capture_default_str();
+  command.add_option("-S,--split", o->split, "Function index ranges \"a-b,c-\" (needs -E)");
+  command.add_option("-d,--define_version", o->define_version, "opset_N, opset_snpe, opset_tensorrt or nnb_N");
+  command.add_option("--ir_version", o->ir_version, "ONNX IR version (<=0: default)");
+  command.add_option("-c,--config", o->config, "Function-list file: split where functions are missing");
+  command.add_flag("--nnp-parameter-h5", o->nnp_parameter_h5, "NNP: parameters as parameter.h5");
+  command.add_flag("--nnp-parameter-nntxt", o->nnp_parameter_nntxt, "NNP: parameters inside the nntxt");
+  command.add_flag("--nnp-exclude-parameter", o->nnp_exclude_parameter, "NNP: leave the parameters out");
+  command.add_option("-T,--default-variable-type", o->default_variable_type, "NNB/CSRC variable type")
+      ->capture_default_str();
+  command.add_option("-s,--settings", o->settings, "NNB settings YAML");
+  command.add_option("--api", o->api_level, "NNB API level (-1: newest)")->capture_default_str();
+  command.add_option("files", o->files, "INPUT [INPUT...] OUTPUT")->expected(-1);
+  return o;
+}
+
+std::string export_format_of(const std::string& output) {
+  std::string ext = std::filesystem::path(output).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+  if (ext == ".nnp" || ext == ".nntxt") return "NNP";
+  if (ext == ".nnb") return "NNB";
+  if (ext == ".onnx") return "ONNX";
+  if (ext == ".pb") return "TF_PB";
+  if (ext == ".tflite") return "TFLITE";
+  return "";
+}
+
+namespace {
+using Exporter = void (*)(const nn::ir::Model&, const std::string&, const ConvertOptions&);
+
+Exporter find_exporter(const std::string& format) {
+#define NNCLI_EXPORT(name, function) \
+  if (format == #name) return &function;
+#include "convert_targets.def"
+#undef NNCLI_EXPORT
+  return nullptr;
+}
+}  // namespace
+
+int run_convert(const ConvertCommandOptions& given) {
+  ConvertCommandOptions o = given;
+  NN_CHECK_CODE(o.files.size() >= 2, nn::ErrorCode::kUsage) << "Input and Output arg is mandatory.";
+  o.output = o.files.back();
+  o.inputs.assign(o.files.begin(), o.files.end() - 1);
+  std::string by_ext = export_format_of(o.output);
+  if (!by_ext.empty()) o.export_format = by_ext;
+  std::transform(o.export_format.begin(), o.export_format.end(), o.export_format.begin(), ::toupper);
+  Exporter exporter = find_exporter(o.export_format);
+  NN_CHECK_CODE(exporter != nullptr, nn::ErrorCode::kUnsupported)
+      << "Export format (" << o.export_format << ") is not supported.";
+  NN_CHECK_CODE(o.split.empty() || o.executor_index >= 0, nn::ErrorCode::kUsage) << "\"-S\" needs \"-E\".";
+  NN_CHECK(o.force || !std::filesystem::exists(o.output))
+      << "'" << o.output << "' already exists (use -f to overwrite it)";
+
+  ImportOptions import;
+  import.import_format = o.import_format;
+  import.expand = !o.no_expand;
+  import.executor_index = o.executor_index;
+  nn::ir::Model model = import_model(o.inputs, import);
+  exporter(model, o.output, o);
+  NN_LOG_INFO << "Converted " << o.inputs.front() << (o.inputs.size() > 1 ? " (and more)" : "") << " to "
+              << o.output << " (" << o.export_format << ")";
+  return 0;
+}
+
+}  // namespace nncli

@@ -1,0 +1,43 @@
+// Options shared by convert's exporters and the declarations of the exporters in convert_targets.def.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "nn/ir/model.hpp"
+
+namespace nncli {
+
+struct ConvertOptions {
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string import_format = "NNP";
+  std::string export_format = "NNP";
+  int executor_index = -1;
+  bool exclude_preprocess = false;
+  bool no_expand = false;
+  bool force = false;
+  int64_t batch_size = 1;            // NNB/CSRC/ONNX; < 0: the network's batch size
+  std::string split;                 // -S "a-b,c-"
+  std::string define_version;        // -d opset_N / opset_snpe / opset_tensorrt / nnb_N
+  int ir_version = -1;               // ONNX IR version (<= 0: library default)
+  std::string config;                // -c function-list file
+  bool nnp_parameter_h5 = false;
+  bool nnp_parameter_nntxt = false;
+  bool nnp_exclude_parameter = false;
+  std::string default_variable_type = "FLOAT32";  // -T (NNB/CSRC)
+  std::string settings;                           // -s NNB settings YAML
+  int api_level = -1;                             // --api (NNB)
+  bool verify = false;                            // --verify: run source and result on the same inputs
+  std::vector<std::string> verify_inputs;
+};
+
+// Each exporter writes `output` (atomically) from the imported, expanded model.
+#define NNCLI_EXPORT(format, function) \
+  void function(const nn::ir::Model& model, const std::string& output, const ConvertOptions& options);
+#include "convert_targets.def"
+#undef NNCLI_EXPORT
+
+// Upper-case export format for an output path by its extension ("" when it has none).
+std::string export_format_of(const std::string& output);
+
+}  // namespace nncli
