@@ -45,8 +45,9 @@ std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
   command.add_option("-w,--ooc-window-length", o->ooc_window, "OOC window length (no effect on CPU)");
   command.add_option("-s,--seed", o->seed, "Seed of initializers, generators and stochastic functions")
       ->capture_default_str();
-  command.add_option("--dataset", o->datasets,
-                     "NAME=PATH: read dataset NAME from PATH (a .csv, or a .cache directory) instead of its uri");
+  command.add_option(
+      "--dataset", o->datasets,
+      "NAME=PATH: read dataset NAME from PATH (a .csv, or a .cache directory) instead of its uri");
   command.add_option("--kill-at-iteration", o->kill_at_iteration)->group("");
   command.add_option("--interrupt-at-iteration", o->interrupt_at_iteration)->group("");
   return o;
@@ -72,7 +73,10 @@ void check_outdir(const std::string& outdir) {
   std::error_code ec;
   NN_CHECK(fs::is_directory(outdir, ec)) << "output directory " << in_quotes(outdir) << " does not exist";
   const fs::path probe = fs::path(outdir) / (".nncli_write_test." + std::to_string(::getpid()));
-  { std::ofstream f(probe); NN_CHECK(f.good()) << "output directory " << in_quotes(outdir) << " is not writable"; }
+  {
+    std::ofstream f(probe);
+    NN_CHECK(f.good()) << "output directory " << in_quotes(outdir) << " is not writable";
+  }
   fs::remove(probe, ec);
 }
 
@@ -95,8 +99,9 @@ void copy_parameter_values(const std::vector<nn::ir::Parameter>& from, nn::ir::P
   for (const auto& p : from) {
     nn::VariablePtr v = store.find(p.name);
     if (!v) continue;
-    NN_CHECK(v->shape() == p.shape) << "parameter " << in_quotes(p.name) << " has shape " << nn::to_string(p.shape)
-                                    << " in the checkpoint but " << nn::to_string(v->shape()) << " in the network";
+    NN_CHECK(v->shape() == p.shape) << "parameter " << in_quotes(p.name) << " has shape "
+                                    << nn::to_string(p.shape) << " in the checkpoint but "
+                                    << nn::to_string(v->shape()) << " in the network";
     std::copy(p.data.begin(), p.data.end(), v->data()->cast<float>(true));
   }
 }
@@ -118,8 +123,8 @@ std::map<std::string, std::map<std::string, nn::ir::SolverState>> states_of(cons
 
 class TrainHooks : public nn::train::TrainerHooks {
  public:
-  TrainHooks(const TrainOptions& opt, ProgressFile& progress, ResultWriter& writer, nn::ir::ParameterStore& store,
-             nn::train::Trainer& trainer)
+  TrainHooks(const TrainOptions& opt, ProgressFile& progress, ResultWriter& writer,
+             nn::ir::ParameterStore& store, nn::train::Trainer& trainer)
       : opt_(opt), progress_(progress), writer_(writer), store_(store), trainer_(trainer) {
     if (::isatty(STDERR_FILENO) == 1) bar_ = std::make_unique<Progress>("Training", trainer.max_iter());
     start_ = std::chrono::steady_clock::now();
@@ -141,7 +146,8 @@ class TrainHooks : public nn::train::TrainerHooks {
   void on_epoch(const nn::train::EpochResult& r) override {
     append_monitoring_report(writer_.outdir(), r);
     std::error_code ec;
-    if (throttle_.should_save(r.epoch, false, fs::exists(current_results_path(writer_.outdir(), r.epoch), ec)))
+    if (throttle_.should_save(r.epoch, false,
+                              fs::exists(current_results_path(writer_.outdir(), r.epoch), ec)))
       save_current(r.epoch);
     char cost[64];
     std::snprintf(cost, sizeof(cost), " cost=%.4f", r.cost);
@@ -208,7 +214,8 @@ void resume(const TrainOptions& opt, const nn::ir::Model& model, nn::ir::Paramet
 
 int run_train(const TrainOptions& opt) {
   if (!opt.ooc_memory.empty() && !valid_size_string(opt.ooc_memory))
-    NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_gpu_memory_size [" << opt.ooc_memory << "].";
+    NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_gpu_memory_size [" << opt.ooc_memory
+                                     << "].";
   if (!opt.ooc_window.empty() && !valid_size_string(opt.ooc_window))
     NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_window_length [" << opt.ooc_window << "].";
   check_outdir(opt.outdir);
@@ -223,7 +230,8 @@ int run_train(const TrainOptions& opt) {
     NN_CHECK(d.uri.find_first_not_of(" \t\r\n") != std::string::npos) << "Fatal error. Dataset URI is empty.";
 
   // Expanded networks; parameter_variable lists keep their {id} patterns and learning-rate multipliers.
-  nn::ir::Model expanded = nn::with_context(in_quotes(opt.config), [&] { return nn::formats::expand_model(model); });
+  nn::ir::Model expanded =
+      nn::with_context(in_quotes(opt.config), [&] { return nn::formats::expand_model(model); });
   expanded.optimizers = model.optimizers;
 
   nn::ir::ParameterStore store;
@@ -250,7 +258,8 @@ int run_train(const TrainOptions& opt) {
   const nn::train::BatchSourceFactory open = [&](const nn::ir::Dataset& d, int index, int64_t batch) {
     return datasets.open(d, index, batch);
   };
-  nn::train::Trainer trainer = nn::with_context(in_quotes(opt.config), [&] { return nn::train::Trainer(expanded, store, open, to); });
+  nn::train::Trainer trainer =
+      nn::with_context(in_quotes(opt.config), [&] { return nn::train::Trainer(expanded, store, open, to); });
   set_solver_states(trainer, param_states);
 
   if (trainer.max_iter() == 0) {
@@ -284,11 +293,13 @@ int run_train(const TrainOptions& opt) {
         hooks.save_current((trainer.state().iteration - 1) / trainer.iter_per_epoch() + 1);
       NN_LOG_INFO << "Training Completed.";
       break;
-    case nn::train::TrainOutcome::kNanStopped: NN_LOG_INFO << "Training Incompleted."; break;
+    case nn::train::TrainOutcome::kNanStopped:
+      NN_LOG_INFO << "Training Incompleted.";
+      break;
     case nn::train::TrainOutcome::kInterrupted:
       writer.save_checkpoint(store, trainer);
-      NN_LOG_WARNING << "Training interrupted at iteration " << trainer.state().iteration << "; checkpoint saved to "
-                     << checkpoint_path(opt.outdir) << " (continue with -r)";
+      NN_LOG_WARNING << "Training interrupted at iteration " << trainer.state().iteration
+                     << "; checkpoint saved to " << checkpoint_path(opt.outdir) << " (continue with -r)";
       status = 130;
       break;
   }

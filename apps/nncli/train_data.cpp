@@ -40,7 +40,8 @@ class StreamSource : public nn::train::BatchSource {
         name_(std::move(name)),
         blocks_(std::move(blocks)) {
     NN_CHECK(source_->size() > 0) << "dataset " << in_quotes(name_) << " is empty";
-    NN_CHECK(batch_size_ > 0) << "dataset " << in_quotes(name_) << ": batch_size must be positive, got " << batch_size_;
+    NN_CHECK(batch_size_ > 0) << "dataset " << in_quotes(name_) << ": batch_size must be positive, got "
+                              << batch_size_;
     reset_stream();
   }
   ~StreamSource() override { discard_pending(); }
@@ -85,7 +86,8 @@ class StreamSource : public nn::train::BatchSource {
       for (size_t b = 1; b < blocks_.size(); ++b) first[b] = first[b - 1] + blocks_[b - 1];
       order_.clear();
       for (int64_t b : ds::random_permutation(int64_t(blocks_.size()), rng_))
-        for (int64_t k : ds::random_permutation(blocks_[size_t(b)], rng_)) order_.push_back(first[size_t(b)] + k);
+        for (int64_t k : ds::random_permutation(blocks_[size_t(b)], rng_))
+          order_.push_back(first[size_t(b)] + k);
     } else if (shuffle_) {
       order_ = ds::random_permutation(source_->size(), rng_);
     } else if (int64_t(order_.size()) != source_->size()) {
@@ -108,7 +110,8 @@ class StreamSource : public nn::train::BatchSource {
     for (int64_t k = 0; k < batch_size_; ++k) {
       if (pos_ >= source_->size()) start_pass();
       const int64_t index = order_[size_t(pos_++)];
-      for (size_t v = 0; v < shapes.size(); ++v) dst[v] = batch.data[v].data() + k * nn::shape_size(shapes[v]);
+      for (size_t v = 0; v < shapes.size(); ++v)
+        dst[v] = batch.data[v].data() + k * nn::shape_size(shapes[v]);
       source_->load(index, dst);
     }
     return batch;
@@ -221,10 +224,11 @@ std::shared_ptr<const ds::DataSource> TrainDatasets::source(const nn::ir::Datase
 }
 
 std::unique_ptr<nn::train::BatchSource> TrainDatasets::open(const nn::ir::Dataset& dataset, int index,
-                                                           int64_t batch_size) {
+                                                            int64_t batch_size) {
   auto src = source(dataset, index);
   std::vector<int64_t> blocks;
-  if (auto cache = std::dynamic_pointer_cast<const ds::CacheDataSource>(src)) blocks = cache_blocks(cache->dir(), src->size());
+  if (auto cache = std::dynamic_pointer_cast<const ds::CacheDataSource>(src))
+    blocks = cache_blocks(cache->dir(), src->size());
   return make_batch_source(src, batch_size, dataset.shuffle, uint32_t(index), dataset.name, blocks);
 }
 

@@ -48,7 +48,8 @@ std::string state_text(const nn::train::TrainState& s) {
   os << "has_best\t" << (s.has_best ? 1 : 0) << "\n";
   os << "best_error\t" << exact(s.best_error) << "\n";
   for (const auto& [name, pos] : s.train_positions) os << "train_position\t" << pos << "\t" << name << "\n";
-  for (const auto& [name, pos] : s.monitor_positions) os << "monitor_position\t" << pos << "\t" << name << "\n";
+  for (const auto& [name, pos] : s.monitor_positions)
+    os << "monitor_position\t" << pos << "\t" << name << "\n";
   os << "rng\t" << s.rng_state << "\n";
   return os.str();
 }
@@ -64,15 +65,24 @@ nn::train::TrainState parse_state(const std::string& text, const std::string& pa
     if (line.empty()) continue;
     const size_t tab = line.find('\t');
     const std::string key = line.substr(0, tab), rest = tab == std::string::npos ? "" : line.substr(tab + 1);
-    auto fail = [&]() { NN_FAIL(nn::ErrorCode::kInvalid) << path << ":" << kStateMember << ":" << number << ": bad line"; };
+    auto fail = [&]() {
+      NN_FAIL(nn::ErrorCode::kInvalid) << path << ":" << kStateMember << ":" << number << ": bad line";
+    };
     try {
-      if (key == "nncli_train_state") header = rest == "1";
-      else if (key == "iteration") s.iteration = std::stoll(rest);
-      else if (key == "cost_sum") s.cost_sum = std::stod(rest);
-      else if (key == "cost_count") s.cost_count = std::stoll(rest);
-      else if (key == "has_best") s.has_best = rest == "1";
-      else if (key == "best_error") s.best_error = std::stod(rest);
-      else if (key == "rng") s.rng_state = rest;
+      if (key == "nncli_train_state")
+        header = rest == "1";
+      else if (key == "iteration")
+        s.iteration = std::stoll(rest);
+      else if (key == "cost_sum")
+        s.cost_sum = std::stod(rest);
+      else if (key == "cost_count")
+        s.cost_count = std::stoll(rest);
+      else if (key == "has_best")
+        s.has_best = rest == "1";
+      else if (key == "best_error")
+        s.best_error = std::stod(rest);
+      else if (key == "rng")
+        s.rng_state = rest;
       else if (key == "train_position" || key == "monitor_position") {
         const size_t t2 = rest.find('\t');
         if (t2 == std::string::npos) fail();
@@ -92,7 +102,9 @@ nn::train::TrainState parse_state(const std::string& text, const std::string& pa
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------
-ProgressFile::ProgressFile(std::string outdir) : path_((fs::path(outdir) / "progress.txt").string()) { clear(); }
+ProgressFile::ProgressFile(std::string outdir) : path_((fs::path(outdir) / "progress.txt").string()) {
+  clear();
+}
 
 void ProgressFile::update(const std::string& state, double fraction) {
   const auto now = std::chrono::steady_clock::now();
@@ -142,7 +154,8 @@ ConfigText copy_config_text(const std::string& config, const std::string& outdir
       out.text = zip.read(i);
       fmt::write_file_atomic((fs::path(outdir) / out.member_name).string(), out.text);
     }
-    NN_CHECK(!out.member_name.empty()) << in_quotes(config) << ": the archive holds no .nntxt or .prototxt member";
+    NN_CHECK(!out.member_name.empty())
+        << in_quotes(config) << ": the archive holds no .nntxt or .prototxt member";
   } else {
     out.member_name = fs::path(config).filename().string();
     out.text = fmt::read_file(config);
@@ -198,7 +211,8 @@ nn::ir::Model ResultWriter::result_model(const nn::ir::ParameterStore& params, n
 
 void ResultWriter::save_results(bool best, int64_t epoch, const nn::ir::ParameterStore& params,
                                 nn::train::Trainer& trainer) {
-  const std::string path = best ? (fs::path(outdir_) / "results.nnp").string() : current_results_path(outdir_, epoch);
+  const std::string path =
+      best ? (fs::path(outdir_) / "results.nnp").string() : current_results_path(outdir_, epoch);
   fmt::NnpSaveOptions so;
   so.parameter_format = fmt::ParameterFormat::kH5;
   so.solver_states = epoch % 5 == 0 ? fmt::SolverStateFormat::kH5 : fmt::SolverStateFormat::kNone;
@@ -232,7 +246,9 @@ std::string current_results_path(const std::string& outdir, int64_t epoch) {
   return (fs::path(outdir) / ("results_current_" + std::to_string(epoch) + ".nnp")).string();
 }
 
-std::string checkpoint_path(const std::string& outdir) { return (fs::path(outdir) / "train_checkpoint.nnp").string(); }
+std::string checkpoint_path(const std::string& outdir) {
+  return (fs::path(outdir) / "train_checkpoint.nnp").string();
+}
 
 std::optional<int64_t> latest_current_epoch(const std::string& outdir) {
   std::optional<int64_t> best;
@@ -249,7 +265,8 @@ std::optional<int64_t> latest_current_epoch(const std::string& outdir) {
   return best;
 }
 
-std::optional<Checkpoint> read_checkpoint(const std::string& path, const std::vector<nn::ir::Optimizer>& optimizers) {
+std::optional<Checkpoint> read_checkpoint(const std::string& path,
+                                          const std::vector<nn::ir::Optimizer>& optimizers) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return std::nullopt;
   return nn::with_context(in_quotes(path), [&] {

@@ -53,7 +53,8 @@ class ResultWriter {
 
   // results.nnp (best = true) or results_current_<epoch>.nnp replacing older ones; solver states are
   // included when epoch % 5 == 0. Written atomically; older files are removed only after the new one exists.
-  void save_results(bool best, int64_t epoch, const nn::ir::ParameterStore& params, nn::train::Trainer& trainer);
+  void save_results(bool best, int64_t epoch, const nn::ir::ParameterStore& params,
+                    nn::train::Trainer& trainer);
   // train_checkpoint.nnp: parameters, every solver state and the trainer state (atomically).
   void save_checkpoint(const nn::ir::ParameterStore& params, nn::train::Trainer& trainer);
 
@@ -72,7 +73,8 @@ std::optional<int64_t> latest_current_epoch(const std::string& outdir);
 std::string current_results_path(const std::string& outdir, int64_t epoch);
 std::string checkpoint_path(const std::string& outdir);
 // Reads train_checkpoint.nnp (nullopt when absent); throws nn::Error naming the file when it is damaged.
-std::optional<Checkpoint> read_checkpoint(const std::string& path, const std::vector<nn::ir::Optimizer>& optimizers);
+std::optional<Checkpoint> read_checkpoint(const std::string& path,
+                                          const std::vector<nn::ir::Optimizer>& optimizers);
 
 // Solver states between the engine and the file model.
 std::vector<std::pair<std::string, nn::SolverState>> to_solver_states(

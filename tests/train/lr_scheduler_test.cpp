@@ -1,10 +1,11 @@
 // Learning-rate schedules of nnabla_cli train (cli.md §3.6) against their formulas.
+#include "nn/train/lr_scheduler.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "nn/core/error.hpp"
-#include "nn/train/lr_scheduler.hpp"
 
 using nn::train::LearningRateScheduler;
 

@@ -13,7 +13,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kConfig = R"(global_config { default_context { backends: "cpu:float" array_class: "CpuCachedArray" device_id: "0" } }
+const char* kConfig =
+    R"(global_config { default_context { backends: "cpu:float" array_class: "CpuCachedArray" device_id: "0" } }
 training_config { max_epoch: 2 iter_per_epoch: 4 save_best: true monitor_interval: 1 }
 network {
   name: "Main"
@@ -76,7 +77,8 @@ class TrainBadInput : public ::testing::Test {
   std::map<std::string, std::string> snapshot() const {
     std::map<std::string, std::string> files;
     for (const auto& e : fs::directory_iterator(dir_ + "/out"))
-      if (e.path().filename() != "progress.txt") files[e.path().filename().string()] = t::read_text(e.path().string());
+      if (e.path().filename() != "progress.txt")
+        files[e.path().filename().string()] = t::read_text(e.path().string());
     return files;
   }
 
@@ -95,7 +97,8 @@ class TrainBadInput : public ::testing::Test {
     std::smatch m;
     ASSERT_TRUE(std::regex_search(r.output, m, std::regex("nncli: error: ([^\n]*)\n"))) << r.output;
     const std::string line = m[1].str();
-    for (const auto& f : fragments) EXPECT_NE(line.find(f), std::string::npos) << "'" << f << "' not in: " << line;
+    for (const auto& f : fragments)
+      EXPECT_NE(line.find(f), std::string::npos) << "'" << f << "' not in: " << line;
     EXPECT_EQ(std::regex_search(m.suffix().str(), std::regex("nncli: error:")), false) << r.output;
     EXPECT_EQ(snapshot(), before_);
   }
@@ -133,7 +136,8 @@ TEST_F(TrainBadInput, OptimizerNamesAMissingNetwork) {
 
 TEST_F(TrainBadInput, OptimizerNamesAMissingDataset) {
   replace_in("net.nntxt", "dataset_name: \"Training\"\n  solver", "dataset_name: \"Train\"\n  solver");
-  expect_failure({"net.nntxt", "optimizer 'Optimizer'", "dataset 'Train' is not defined (datasets: 'Training')"});
+  expect_failure(
+      {"net.nntxt", "optimizer 'Optimizer'", "dataset 'Train' is not defined (datasets: 'Training')"});
 }
 
 TEST_F(TrainBadInput, OutputDirectoryIsNotWritable) {

@@ -35,8 +35,9 @@ std::string work_dir(const std::string& tag) {
 
 RunResult run_nncli(const std::string& cwd, const std::string& args) {
   static int counter = 0;
-  const std::string log = (fs::path(NN_TRAIN_WORK_DIR) / ("run_" + std::to_string(::getpid()) + "_" +
-                                                          std::to_string(counter++) + ".log")).string();
+  const std::string log = (fs::path(NN_TRAIN_WORK_DIR) /
+                           ("run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".log"))
+                              .string();
   fs::create_directories(NN_TRAIN_WORK_DIR);
   const std::string cmd = "cd '" + cwd + "' && '" + nncli() + "' " + args + " > '" + log + "' 2>&1";
   const int raw = std::system(cmd.c_str());
@@ -72,7 +73,8 @@ std::map<std::string, std::vector<float>> read_parameters(const std::string& pat
   return out;
 }
 
-std::map<std::string, std::vector<float>> read_golden_parameters(const std::string& dir, const std::string& manifest) {
+std::map<std::string, std::vector<float>> read_golden_parameters(const std::string& dir,
+                                                                 const std::string& manifest) {
   std::map<std::string, std::vector<float>> out;
   std::istringstream is(read_text(dir + "/" + manifest));
   std::string line;

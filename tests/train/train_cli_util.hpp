@@ -1,4 +1,5 @@
-// Helpers for the `nncli train` end-to-end tests: running nncli, scratch folders, reading reports and results.
+// Helpers for the `nncli train` end-to-end tests: running nncli, scratch folders, reading reports and
+// results.
 #pragma once
 #include <map>
 #include <string>
@@ -17,7 +18,7 @@ std::string testdata(const std::string& relative);
 std::string work_dir(const std::string& tag);
 
 struct RunResult {
-  int status = -1;  // exit status, or 128 + signal when killed
+  int status = -1;     // exit status, or 128 + signal when killed
   std::string output;  // stdout and stderr together
 };
 // Runs "cd <cwd> && <nncli> <args>" through the shell.
@@ -28,7 +29,8 @@ std::vector<std::vector<std::pair<std::string, double>>> read_report(const std::
 // Parameters of a result archive (or .h5), by name.
 std::map<std::string, std::vector<float>> read_parameters(const std::string& path);
 // Raw float32 files of a golden trained_params folder listed in its manifest (name \t shape \t file).
-std::map<std::string, std::vector<float>> read_golden_parameters(const std::string& dir, const std::string& manifest);
+std::map<std::string, std::vector<float>> read_golden_parameters(const std::string& dir,
+                                                                 const std::string& manifest);
 
 void write_text(const std::string& path, const std::string& text);
 std::string read_text(const std::string& path);

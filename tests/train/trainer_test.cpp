@@ -1,12 +1,13 @@
 // Trainer on a small in-memory regression model: SGD step against a double reference, frozen parameters,
 // update_interval, exact continuation from a saved state, monitors and configuration errors.
+#include "nn/train/trainer.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "nn/core/error.hpp"
 #include "nn/core/random.hpp"
-#include "nn/train/trainer.hpp"
 #include "train/feed.hpp"
 
 namespace {
@@ -67,9 +68,9 @@ nn::ir::Model regression_model(const std::string& solver, int64_t max_epoch, dou
   nn::ir::Network n;
   n.name = "Main";
   n.batch_size = 4;
-  n.variables = {var("x", "Buffer", {-1, 3}),   var("y", "Buffer", {-1, 1}),  var("noise", "Buffer", {-1, 3}),
-                 var("xn", "Buffer", {-1, 3}),  var("W", "Parameter", {3, 1}), var("b", "Parameter", {1}),
-                 var("h", "Buffer", {-1, 1}),   var("loss", "Buffer", {-1, 1})};
+  n.variables = {var("x", "Buffer", {-1, 3}),  var("y", "Buffer", {-1, 1}),   var("noise", "Buffer", {-1, 3}),
+                 var("xn", "Buffer", {-1, 3}), var("W", "Parameter", {3, 1}), var("b", "Parameter", {1}),
+                 var("h", "Buffer", {-1, 1}),  var("loss", "Buffer", {-1, 1})};
   n.functions = {fn("Add2", {"x", "noise"}, {"xn"}), fn("Affine", {"xn", "W", "b"}, {"h"}),
                  fn("SquaredError", {"h", "y"}, {"loss"})};
   n.functions[1].attrs.set("base_axis", int64_t(1));
@@ -226,7 +227,8 @@ TEST(Trainer, MonitorAveragesTheMeanOverBatches) {
   ASSERT_EQ(result.size(), 1u);
   double ref = 0;
   for (int i = 0; i < 8; ++i) {
-    double h = 0.05f + VectorSource::x(i, 0) * 0.1f + VectorSource::x(i, 1) * -0.2f + VectorSource::x(i, 2) * 0.3f;
+    double h =
+        0.05f + VectorSource::x(i, 0) * 0.1f + VectorSource::x(i, 1) * -0.2f + VectorSource::x(i, 2) * 0.3f;
     ref += (h - VectorSource::y(i)) * (h - VectorSource::y(i)) / 8;
   }
   EXPECT_EQ(result[0].first, "train_error");

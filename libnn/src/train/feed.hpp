@@ -23,8 +23,8 @@ struct IterationInfo {
 struct DataBinding {
   VariablePtr variable;
   std::string variable_name, data_name;
-  std::string dataset;   // "" for reserved names
-  int column = -1;       // column in that dataset's batches
+  std::string dataset;  // "" for reserved names
+  int column = -1;      // column in that dataset's batches
 };
 
 // Binds every data_variable to the first of `datasets` that has its column; reserved names (%iter,

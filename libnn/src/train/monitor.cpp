@@ -33,13 +33,13 @@ const ir::Dataset& find_dataset(const ir::Model& model, const std::string& name,
     }
   std::string known;
   for (const auto& d : model.datasets) known += (known.empty() ? "" : ", ") + in_quotes(d.name);
-  NN_FAIL(ErrorCode::kInvalid) << owner << ": dataset " << in_quotes(name) << " is not defined (datasets: "
-                               << (known.empty() ? "none" : known) << ")";
+  NN_FAIL(ErrorCode::kInvalid) << owner << ": dataset " << in_quotes(name)
+                               << " is not defined (datasets: " << (known.empty() ? "none" : known) << ")";
 }
 }  // namespace
 
-MonitorSet::MonitorSet(const ir::Model& model, ir::ParameterStore& params, const BatchSourceFactory& open_dataset,
-                       const nn::Context& context, uint32_t seed) {
+MonitorSet::MonitorSet(const ir::Model& model, ir::ParameterStore& params,
+                       const BatchSourceFactory& open_dataset, const nn::Context& context, uint32_t seed) {
   // Networks are shared by monitors that use the same network at the same batch size.
   std::map<std::pair<std::string, int64_t>, std::shared_ptr<ir::BuiltNetwork>> built;
   for (const auto& m : model.monitors) {
@@ -75,7 +75,8 @@ MonitorSet::MonitorSet(const ir::Model& model, ir::ParameterStore& params, const
     }
     e->network = network;
     e->data = detail::bind_data(m.data_variable, *network, sources, owner);
-    e->generators = with_context(owner, [&] { return detail::bind_generators(m.generator_variable, *network); });
+    e->generators =
+        with_context(owner, [&] { return detail::bind_generators(m.generator_variable, *network); });
     for (const auto& mv : m.monitor_variable)
       e->outputs.push_back(with_context(owner, [&] { return network->get(mv.variable_name); }));
     monitors_.push_back(std::move(e));
@@ -105,7 +106,8 @@ std::vector<std::pair<std::string, double>> MonitorSet::evaluate(const Progress&
       if (progress) {
         char text[64];
         std::snprintf(text, sizeof(text), "%0.6f", sum / double(b + 1));
-        progress("Evaluating \"" + e->monitor->name + "\" : error=" + text, double(b + 1) / double(e->batches));
+        progress("Evaluating \"" + e->monitor->name + "\" : error=" + text,
+                 double(b + 1) / double(e->batches));
       }
     }
     double error = e->batches > 0 ? sum / double(e->batches) : 0.0;

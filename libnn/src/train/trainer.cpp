@@ -21,9 +21,10 @@ std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 
 // Solver types nnabla_cli's train accepts (nnp-format §6.6); others fail as upstream does.
 const std::set<std::string>& supported_training_solvers() {
-  static const std::set<std::string> names{"Adagrad", "Adadelta", "AdaBelief", "Adam",  "AdamW",    "Adamax",
-                                           "AdaBound", "AMSGRAD", "AMSBound", "Lars", "Momentum", "Nesterov",
-                                           "RMSprop", "RMSpropGraves", "Sgd", "SGD", "SgdW"};
+  static const std::set<std::string> names{"Adagrad",  "Adadelta", "AdaBelief", "Adam",          "AdamW",
+                                           "Adamax",   "AdaBound", "AMSGRAD",   "AMSBound",      "Lars",
+                                           "Momentum", "Nesterov", "RMSprop",   "RMSpropGraves", "Sgd",
+                                           "SGD",      "SgdW"};
   return names;
 }
 
@@ -93,7 +94,8 @@ Trainer::Trainer(const ir::Model& model, ir::ParameterStore& params, const Batch
   for (const auto& o : model.optimizers) setup_optimizer(o, open ? open_dataset : no_data);
   mark_trainable_parameters();
   if (open)
-    monitors_ = std::make_unique<MonitorSet>(model, params, open_dataset, options.context, options.seed + 1000);
+    monitors_ =
+        std::make_unique<MonitorSet>(model, params, open_dataset, options.context, options.seed + 1000);
 }
 
 Trainer::~Trainer() = default;
@@ -124,8 +126,9 @@ void Trainer::setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& 
     if (!ds) {
       std::string known;
       for (const auto& d : model_.datasets) known += (known.empty() ? "" : ", ") + in_quotes(d.name);
-      NN_FAIL(ErrorCode::kInvalid) << owner << ": dataset " << in_quotes(ds_name) << " is not defined (datasets: "
-                                   << (known.empty() ? "none" : known) << ")";
+      NN_FAIL(ErrorCode::kInvalid) << owner << ": dataset " << in_quotes(ds_name)
+                                   << " is not defined (datasets: " << (known.empty() ? "none" : known)
+                                   << ")";
     }
     if (batch_size < 0 && ds->batch_size > 0) batch_size = ds->batch_size;
     run->datasets.push_back(ds_name);
@@ -140,9 +143,11 @@ void Trainer::setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& 
   bo.context = options_.context;
   bo.training = true;
   bo.seed = options_.seed + uint32_t(optimizers_.size());
-  run->network = std::make_unique<ir::BuiltNetwork>(with_context(owner, [&] { return ir::build_network(*net, params_, bo); }));
+  run->network = std::make_unique<ir::BuiltNetwork>(
+      with_context(owner, [&] { return ir::build_network(*net, params_, bo); }));
   if (max_iter() > 0) run->data = detail::bind_data(o.data_variable, *run->network, sources, owner);
-  run->generators = with_context(owner, [&] { return detail::bind_generators(o.generator_variable, *run->network); });
+  run->generators =
+      with_context(owner, [&] { return detail::bind_generators(o.generator_variable, *run->network); });
   for (const auto& l : o.loss_variable)
     run->losses.push_back(with_context(owner, [&] { return run->network->get(l.variable_name); }));
 
@@ -161,7 +166,8 @@ void Trainer::setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& 
   for (const auto& n : run->trainable) list.push_back({n, params_.find(n)});
   run->solver->set_parameters(list);
   const double lr0 = initial_learning_rate(o.solver);
-  run->scheduler = with_context(owner, [&] { return std::make_unique<LearningRateScheduler>(o.solver, lr0, max_iter()); });
+  run->scheduler =
+      with_context(owner, [&] { return std::make_unique<LearningRateScheduler>(o.solver, lr0, max_iter()); });
   NN_LOG_VERBOSE << owner << ": " << o.solver.type << " on " << list.size() << " parameters, learning rate "
                  << run->scheduler->description();
   run->update_interval = o.update_interval > 0 ? o.update_interval : 1;
@@ -208,7 +214,8 @@ double Trainer::update(int64_t it) {
         run->losses[i]->backward(RootGrad::kKeep, i + 1 == run->losses.size());
       }
       if (it % run->update_interval == run->update_interval - 1) {
-        if (run->optimizer->solver.weight_decay > 0) run->solver->weight_decay(run->optimizer->solver.weight_decay);
+        if (run->optimizer->solver.weight_decay > 0)
+          run->solver->weight_decay(run->optimizer->solver.weight_decay);
         run->solver->set_learning_rate(run->scheduler->rate(it));
         run->solver->update();
       }
@@ -240,7 +247,8 @@ TrainState Trainer::state() const {
 
 void Trainer::restore(const TrainState& s) {
   NN_CHECK(s.iteration >= 0 && s.iteration <= max_iter())
-      << "checkpoint iteration " << s.iteration << " is outside this training (" << max_iter() << " iterations)";
+      << "checkpoint iteration " << s.iteration << " is outside this training (" << max_iter()
+      << " iterations)";
   iteration_ = s.iteration;
   cost_sum_ = s.cost_sum;
   cost_count_ = s.cost_count;

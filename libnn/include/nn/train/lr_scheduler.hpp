@@ -25,8 +25,8 @@ class LearningRateScheduler {
   enum class Kind { kConstant, kLegacyStep, kPolynomial, kCosine, kExponential, kStep };
   Kind kind_ = Kind::kConstant;
   double lr0_;
-  double gamma_ = 1.0;  // decay factor (legacy, Exponential, Step)
-  double power_ = 0.0;  // Polynomial
+  double gamma_ = 1.0;    // decay factor (legacy, Exponential, Step)
+  double power_ = 0.0;    // Polynomial
   int64_t interval_ = 1;  // legacy / Exponential
   int64_t length_ = 1;    // Polynomial / Cosine
   std::vector<int64_t> steps_;

@@ -32,8 +32,8 @@ struct EpochResult {
   double cost = 0.0;
   bool evaluated = false;
   std::vector<std::pair<std::string, double>> monitors;  // in file order (evaluated epochs only)
-  double elapsed_s = 0.0;   // since this run started
-  double estimate_s = 0.0;  // projected total of this run
+  double elapsed_s = 0.0;                                // since this run started
+  double estimate_s = 0.0;                               // projected total of this run
 };
 
 // Everything needed to continue a run exactly (together with parameters and solver states).
@@ -41,7 +41,7 @@ struct TrainState {
   int64_t iteration = 0;  // the next iteration to run
   double cost_sum = 0.0;  // the current epoch so far
   int64_t cost_count = 0;
-  std::string rng_state;  // nn::global_random(), as text
+  std::string rng_state;                             // nn::global_random(), as text
   std::map<std::string, int64_t> train_positions;    // dataset name -> batches the optimizers consumed
   std::map<std::string, int64_t> monitor_positions;  // dataset name -> batches the monitors consumed
   bool has_best = false;
