@@ -4,6 +4,7 @@
 #   BUILD_DIR (default build-ci), JOBS (default: number of CPUs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export CCACHE_BASEDIR="$PWD"  # cache hits across clones at other paths
 bash scripts/setup.sh
 build_dir=${BUILD_DIR:-build-ci}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNN_BUILD_TESTS=ON

@@ -37,6 +37,7 @@ std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
       ->capture_default_str();
   command.add_option("-s,--settings", o->settings, "NNB settings YAML");
   command.add_option("--api", o->api_level, "NNB API level (-1: newest)")->capture_default_str();
+  command.add_option("--ram-budget", o->ram_budget, "NNB: fail when weights + activations exceed BYTES");
   command.add_option("files", o->files, "INPUT [INPUT...] OUTPUT")->expected(-1);
   return o;
 }

@@ -10,6 +10,7 @@
 #include "dump_proto.hpp"
 #include "dump_stats.hpp"
 #include "model_session.hpp"
+#include "nnb_runner.hpp"
 #include "nn/core/error.hpp"
 #include "py_format.hpp"
 
@@ -255,6 +256,10 @@ nlohmann::ordered_json model_json(const nn::ir::Model& model) {
 }  // namespace
 
 int run_dump(const DumpOptions& opt) {
+  if (opt.files.size() == 1 && is_nnb_file(opt.files[0])) {  // nnablart's dump of an NNB
+    std::fputs(dump_nnb_file(opt.files[0]).c_str(), stdout);
+    return 0;
+  }
   ImportOptions io;
   io.import_format = opt.import_format;
   io.expand = !opt.no_expand;

@@ -6,10 +6,12 @@
 
 #include "array_io.hpp"
 #include "command.hpp"
+#include "formats/datasets/image_io.hpp"
 #include "executor_runner.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/file_format.hpp"
 #include "model_session.hpp"
+#include "nnb_runner.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 #include "py_format.hpp"
@@ -25,6 +27,7 @@ struct InferOptions {
   std::string executor;
   std::string format = "bin";
   bool init_missing = false;
+  bool no_image_normalization = false;
   uint32_t seed = 0;
   std::vector<std::string> files;
 };
@@ -50,7 +53,10 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
                    "Initialize parameters missing from the files from their initializers");
   command.add_option("--seed", o->seed, "Seed for --init-missing and generator variables")
       ->capture_default_str();
-  command.add_option("files", o->files, "Model files, then one input (.bin raw or .npy) per data variable");
+  command.add_flag("--no-image-normalization", o->no_image_normalization,
+                   "Image inputs (png/jpg/bmp) as raw 0-255 values instead of /255");
+  command.add_option("files", o->files,
+                     "Model files, then one input (.bin raw, .npy or a png/jpg/bmp image) per data variable");
   return o;
 }
 
@@ -67,9 +73,28 @@ nn::DType input_dtype(const std::string& path, const std::string& requested) {
   return parse_input_dtype(requested);
 }
 
+bool is_image_file(const std::string& path) {
+  const std::string ext = nn::formats::file_extension(path);
+  return ext == "png" || ext == "jpg" || ext == "jpeg" || ext == "bmp" || ext == "gif" || ext == "pgm";
+}
+
+// An image (C, H, W) for an image-shaped input: every sample of the batch gets it; /255 unless raw.
+std::vector<float> read_image_input(const std::string& path, bool normalize, const std::string& what,
+                                    const nn::Shape& shape) {
+  auto image = nn::formats::datasets::read_image(path);
+  const int64_t per_sample = nn::shape_size(image.shape());
+  NN_CHECK(per_sample > 0 && nn::shape_size(shape) % per_sample == 0)
+      << single_quoted(path) << ": image of shape " << nn::to_string(image.shape()) << " does not fit " << what;
+  std::vector<float> values(size_t(nn::shape_size(shape)));
+  nn::formats::datasets::image_to_float(image, normalize, values.data());
+  for (size_t i = size_t(per_sample); i < values.size(); ++i) values[i] = values[i % size_t(per_sample)];
+  return values;
+}
+
 std::vector<float> read_input(const std::string& path, const std::string& data_type, const std::string& name,
-                              const nn::Shape& shape) {
+                              const nn::Shape& shape, bool normalize_images) {
   const std::string what = "input " + single_quoted(name) + " " + nn::to_string(shape);
+  if (is_image_file(path)) return read_image_input(path, normalize_images, what, shape);
   if (nn::formats::file_extension(path) == "npy") {
     HostArray a = read_npy(path);
     NN_CHECK(nn::shape_size(a.shape) == nn::shape_size(shape))
@@ -139,13 +164,14 @@ void write_outputs(const InferOptions& opt, int64_t batch, const std::vector<Exe
 int run_infer(const InferOptions& opt) {
   std::vector<std::string> models, inputs;
   if (!opt.config.empty()) models.push_back(opt.config);
-  for (const auto& f : opt.files) (is_model_file(f) && inputs.empty() ? models : inputs).push_back(f);
+  for (const auto& f : opt.files) ((is_model_file(f) || is_nnb_file(f)) && inputs.empty() ? models : inputs).push_back(f);
   if (!opt.param.empty()) models.push_back(opt.param);
   NN_CHECK_CODE(!models.empty(), nn::ErrorCode::kUsage) << "infer: no model file (.nnp, .nntxt) given";
   NN_CHECK_CODE(opt.format == "json" || opt.format == "bin" || !opt.output.empty(), nn::ErrorCode::kUsage)
       << "infer: --format " << opt.format << " needs -o/--output PREFIX";
 
-  nn::ir::Model model = import_model(models, ImportOptions{});
+  nn::ir::Model model =
+      is_nnb_file(models.front()) ? load_nnb_model(models.front()) : import_model(models, ImportOptions{});
   const nn::ir::Executor& executor = find_executor(model, opt.executor);
   RunnerOptions ro;
   ro.batch_size = opt.batch_size;
@@ -162,7 +188,7 @@ int run_infer(const InferOptions& opt) {
       << (names.empty() ? "" : " (" + names + ")") << ", but " << inputs.size()
       << " input file(s) were given";
   for (size_t i = 0; i < inputs.size(); ++i)
-    runner.set_input(i, read_input(inputs[i], opt.data_type, runner.input_name(i), runner.input_shape(i)));
+    runner.set_input(i, read_input(inputs[i], opt.data_type, runner.input_name(i), runner.input_shape(i), !opt.no_image_normalization));
 
   std::vector<ExecutorOutput> outputs = runner.run();
   if (opt.format == "json") {

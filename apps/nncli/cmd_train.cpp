@@ -14,10 +14,12 @@
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 #include "nn/core/random.hpp"
+#include "nn/train/communicator.hpp"
 #include "nn/train/trainer.hpp"
 #include "progress.hpp"
 #include "train_data.hpp"
 #include "train_io.hpp"
+#include "train_resume.hpp"
 
 namespace nncli {
 
@@ -30,6 +32,8 @@ struct TrainOptions {
   uint32_t seed = 0;
   std::vector<std::string> datasets;
   int64_t kill_at_iteration = 0;       // hidden, for tests: SIGKILL itself after this many iterations
+  int64_t stop_at_iteration = 0;       // hidden, for tests: SIGSTOP itself (a stalled MPI process)
+  int kill_rank = -1;                  // hidden, for tests: only this MPI rank kills/stops itself (-1: all)
   int64_t interrupt_at_iteration = 0;  // hidden, for tests: SIGINT itself after this many iterations
 };
 
@@ -50,6 +54,8 @@ std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
       "NAME=PATH: read dataset NAME from PATH (a .csv, or a .cache directory) instead of its uri");
   command.add_option("--kill-at-iteration", o->kill_at_iteration)->group("");
   command.add_option("--interrupt-at-iteration", o->interrupt_at_iteration)->group("");
+  command.add_option("--stop-at-iteration", o->stop_at_iteration)->group("");
+  command.add_option("--kill-rank", o->kill_rank)->group("");
   return o;
 }
 
@@ -94,44 +100,21 @@ nn::Context training_context(const TrainOptions& opt, const nn::ir::Model& model
   return ctx;
 }
 
-// Parameter values copied into the variables the networks already use (by name, same shape).
-void copy_parameter_values(const std::vector<nn::ir::Parameter>& from, nn::ir::ParameterStore& store) {
-  for (const auto& p : from) {
-    nn::VariablePtr v = store.find(p.name);
-    if (!v) continue;
-    NN_CHECK(v->shape() == p.shape) << "parameter " << in_quotes(p.name) << " has shape "
-                                    << nn::to_string(p.shape) << " in the checkpoint but "
-                                    << nn::to_string(v->shape()) << " in the network";
-    std::copy(p.data.begin(), p.data.end(), v->data()->cast<float>(true));
-  }
-}
-
-void set_solver_states(nn::train::Trainer& trainer,
-                       const std::map<std::string, std::map<std::string, nn::ir::SolverState>>& states) {
-  for (size_t i = 0; i < trainer.num_optimizers(); ++i) {
-    auto it = states.find(trainer.optimizer(i).name);
-    if (it != states.end()) trainer.solver(i).set_states(to_solver_states(it->second, trainer.solver(i)));
-  }
-}
-
-std::map<std::string, std::map<std::string, nn::ir::SolverState>> states_of(const nn::ir::Model& m) {
-  std::map<std::string, std::map<std::string, nn::ir::SolverState>> out;
-  for (const auto& o : m.optimizers)
-    if (!o.solver.states.empty()) out[o.name] = o.solver.states;
-  return out;
-}
-
 class TrainHooks : public nn::train::TrainerHooks {
  public:
+  // rank: this process's MPI rank; only rank 0 writes files and logs epochs (cli.md §3.9).
   TrainHooks(const TrainOptions& opt, ProgressFile& progress, ResultWriter& writer,
-             nn::ir::ParameterStore& store, nn::train::Trainer& trainer)
-      : opt_(opt), progress_(progress), writer_(writer), store_(store), trainer_(trainer) {
-    if (::isatty(STDERR_FILENO) == 1) bar_ = std::make_unique<Progress>("Training", trainer.max_iter());
+             nn::ir::ParameterStore& store, nn::train::Trainer& trainer, int rank)
+      : opt_(opt), progress_(progress), writer_(writer), store_(store), trainer_(trainer), rank_(rank) {
+    if (rank_ == 0 && ::isatty(STDERR_FILENO) == 1)
+      bar_ = std::make_unique<Progress>("Training", trainer.max_iter());
     start_ = std::chrono::steady_clock::now();
   }
   void on_progress(const std::string& state, double fraction) override { progress_.update(state, fraction); }
   void on_iteration(int64_t it) override {
-    if (opt_.kill_at_iteration > 0 && it + 1 == opt_.kill_at_iteration) std::raise(SIGKILL);
+    const bool this_rank = opt_.kill_rank < 0 || opt_.kill_rank == rank_;
+    if (opt_.kill_at_iteration > 0 && it + 1 == opt_.kill_at_iteration && this_rank) std::raise(SIGKILL);
+    if (opt_.stop_at_iteration > 0 && it + 1 == opt_.stop_at_iteration && this_rank) std::raise(SIGSTOP);
     if (opt_.interrupt_at_iteration > 0 && it + 1 == opt_.interrupt_at_iteration) std::raise(SIGINT);
     if (!bar_) return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -144,6 +127,7 @@ class TrainHooks : public nn::train::TrainerHooks {
     bar_->update(it + 1, note);
   }
   void on_epoch(const nn::train::EpochResult& r) override {
+    if (rank_ != 0) return;
     append_monitoring_report(writer_.outdir(), r);
     std::error_code ec;
     if (throttle_.should_save(r.epoch, false,
@@ -159,9 +143,12 @@ class TrainHooks : public nn::train::TrainerHooks {
     }
     NN_LOG_INFO << epoch_log_line(r);
   }
-  void save_best(int64_t epoch) override { writer_.save_results(true, epoch, store_, trainer_); }
+  void save_best(int64_t epoch) override {
+    if (rank_ == 0) writer_.save_results(true, epoch, store_, trainer_);
+  }
   bool stop_requested() override { return g_interrupted != 0; }
   void save_current(int64_t epoch) {
+    if (rank_ != 0) return;
     writer_.save_results(false, epoch, store_, trainer_);
     writer_.save_checkpoint(store_, trainer_);
     throttle_.saved(epoch);
@@ -174,41 +161,13 @@ class TrainHooks : public nn::train::TrainerHooks {
   ResultWriter& writer_;
   nn::ir::ParameterStore& store_;
   nn::train::Trainer& trainer_;
+  int rank_;
   nn::train::SaveThrottle throttle_;
   std::unique_ptr<Progress> bar_;
   std::chrono::steady_clock::time_point start_;
   int64_t first_it_ = 0;
   std::string last_errors_;
 };
-
-void resume(const TrainOptions& opt, const nn::ir::Model& model, nn::ir::ParameterStore& store,
-            nn::train::Trainer& trainer) {
-  const std::optional<int64_t> latest = latest_current_epoch(opt.outdir);
-  const std::string ckpt_path = checkpoint_path(opt.outdir);
-  std::optional<Checkpoint> ckpt = read_checkpoint(ckpt_path, model.optimizers);
-  if (ckpt && (!latest || ckpt->state.iteration >= *latest * trainer.iter_per_epoch())) {
-    NN_LOG_INFO << "Load parameter from [" << fs::path(ckpt_path).filename().string() << "]";
-    copy_parameter_values(ckpt->parameters, store);
-    set_solver_states(trainer, ckpt->solver_states);
-    trainer.restore(ckpt->state);
-    const int64_t ipe = std::max<int64_t>(trainer.iter_per_epoch(), 1);
-    NN_LOG_INFO << "Resume from epoch " << ckpt->state.iteration / ipe + 1 << " (iteration "
-                << ckpt->state.iteration << ")";
-  } else if (latest) {
-    const std::string path = current_results_path(opt.outdir, *latest);
-    NN_LOG_INFO << "Load parameter from [" << fs::path(path).filename().string() << "]";
-    nn::ir::Model loaded;
-    loaded.optimizers = model.optimizers;
-    for (auto& o : loaded.optimizers) o.solver.states.clear();
-    nn::formats::load_parameters_into(loaded, path);
-    copy_parameter_values(loaded.parameters, store);
-    set_solver_states(trainer, states_of(loaded));
-    trainer.restart_at_epoch(*latest);
-    NN_LOG_INFO << "Resume from epoch " << *latest + 1;
-  } else {
-    NN_LOG_INFO << "Resume from epoch 1";
-  }
-}
 
 }  // namespace
 
@@ -218,8 +177,11 @@ int run_train(const TrainOptions& opt) {
                                      << "].";
   if (!opt.ooc_window.empty() && !valid_size_string(opt.ooc_window))
     NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_window_length [" << opt.ooc_window << "].";
-  check_outdir(opt.outdir);
-  ProgressFile progress(opt.outdir);
+  // Under `nncli -m` in mpirun: data-parallel (cli.md §3.9); rank 0 alone writes into outdir.
+  nn::train::Communicator& comm = nn::train::process_communicator();
+  const bool root = comm.is_root();
+  if (root) check_outdir(opt.outdir);
+  ProgressFile progress(opt.outdir, root);
 
   nn::formats::LoadOptions lo;
   lo.parameters = false;  // parameters in the config are ignored (cli.md §3.2)
@@ -248,13 +210,15 @@ int run_train(const TrainOptions& opt) {
   nn::train::TrainerOptions to;
   to.context = training_context(opt, model);
   to.seed = opt.seed;
+  to.communicator = &comm;
+  if (comm.distributed()) to.context.device_id = comm.local_rank();
   NN_LOG_INFO << "Train with contexts ['cpu']";
   NN_LOG_INFO << "Using context \"" << to.context.to_string() << "\"";
-  const ConfigText config_text = copy_config_text(opt.config, opt.outdir);
+  const ConfigText config_text = root ? copy_config_text(opt.config, opt.outdir) : ConfigText{};
   ResultWriter writer(opt.outdir, config_text, model.optimizers);
 
   nn::set_global_seed(opt.seed);
-  TrainDatasets datasets;
+  TrainDatasets datasets(&comm);
   const nn::train::BatchSourceFactory open = [&](const nn::ir::Dataset& d, int index, int64_t batch) {
     return datasets.open(d, index, batch);
   };
@@ -264,14 +228,18 @@ int run_train(const TrainOptions& opt) {
 
   if (trainer.max_iter() == 0) {
     NN_LOG_INFO << "0 epoch learning. (Just save parameter.)";
-    writer.save_results(true, 0, store, trainer);
+    if (root) writer.save_results(true, 0, store, trainer);
     NN_LOG_INFO << "Training Completed.";
     progress.clear();
     return 0;
   }
-  if (opt.resume) resume(opt, model, store, trainer);
+  if (opt.resume) resume_training(opt.outdir, model, store, trainer, comm);
+  if (comm.distributed()) {
+    NN_LOG_INFO << "Training with MPI: " << comm.size() << " processes, " << trainer.iter_per_epoch()
+                << " iterations per epoch each";
+  }
 
-  TrainHooks hooks(opt, progress, writer, store, trainer);
+  TrainHooks hooks(opt, progress, writer, store, trainer, comm.rank());
   hooks.set_first_iteration(trainer.state().iteration);
   g_interrupted = 0;
   auto previous = std::signal(SIGINT, on_sigint);
@@ -285,6 +253,11 @@ int run_train(const TrainOptions& opt) {
   }
   std::signal(SIGINT, previous);
   clear_progress_line();
+  if (comm.distributed() && trainer.gradient_reduce_count() > 0) {
+    NN_LOG_VERBOSE << "MPI gradient all-reduce: " << trainer.gradient_reduce_count() << " updates, "
+                   << 1e3 * trainer.gradient_reduce_seconds() / double(trainer.gradient_reduce_count())
+                   << " ms each";
+  }
 
   int status = 0;
   switch (outcome) {
@@ -297,7 +270,7 @@ int run_train(const TrainOptions& opt) {
       NN_LOG_INFO << "Training Incompleted.";
       break;
     case nn::train::TrainOutcome::kInterrupted:
-      writer.save_checkpoint(store, trainer);
+      if (root) writer.save_checkpoint(store, trainer);
       NN_LOG_WARNING << "Training interrupted at iteration " << trainer.state().iteration
                      << "; checkpoint saved to " << checkpoint_path(opt.outdir) << " (continue with -r)";
       status = 130;

@@ -29,6 +29,7 @@ struct ConvertOptions {
   int api_level = -1;                             // --api (NNB)
   bool verify = false;                            // --verify: run source and result on the same inputs
   std::vector<std::string> verify_inputs;
+  int64_t ram_budget = 0;  // NNB: fail (exit 4) when weights + activations exceed it; 0 = no limit
 };
 
 // Each exporter writes `output` (atomically) from the imported, expanded model.

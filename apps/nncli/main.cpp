@@ -2,13 +2,16 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <functional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "command.hpp"
+#include "mpi_communicator.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 #include "progress.hpp"
+#include "thread_policy.hpp"
 
 namespace {
 
@@ -23,6 +26,8 @@ std::pair<CLI::App*, Runner> add_command(CLI::App& app, const char* name, const 
   return {command, [options, run] { return run(*options); }};
 }
 
+std::string g_name = "nncli";  // "nncli[rank N]" on the MPI processes other than rank 0
+
 // Log lines go to stderr as "nncli: [warning: ]message", after clearing any progress line.
 void install_log_sink(int verbose, bool quiet) {
   nn::set_log_level(quiet          ? nn::LogLevel::kError
@@ -35,19 +40,20 @@ void install_log_sink(int verbose, bool quiet) {
     const char* prefix = level == nn::LogLevel::kError     ? "error: "
                          : level == nn::LogLevel::kWarning ? "warning: "
                                                            : "";
-    std::fprintf(stderr, "nncli: %s%s\n", prefix, text.c_str());
+    std::fprintf(stderr, "%s: %s%s\n", g_name.c_str(), prefix, text.c_str());
   });
 }
 
 int report_error(const char* what, int code) {
   nncli::clear_progress_line();
-  std::fprintf(stderr, "nncli: error: %s\n", what);
+  std::fprintf(stderr, "%s: error: %s\n", g_name.c_str(), what);
   return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  nncli::ensure_thread_policy(argv);
   CLI::App app{"nncli: train, run and convert nnabla models (compatible with nnabla_cli)", "nncli"};
   app.require_subcommand(1);
   int verbose = 0;
@@ -55,7 +61,7 @@ int main(int argc, char** argv) {
   bool mpi = false;
   app.add_flag("-v,--verbose", verbose, "More log output on stderr (-vv: debug)");
   app.add_flag("-q,--quiet", quiet, "Only errors on stderr");
-  app.add_flag("-m,--mpi", mpi, "Multi-process data-parallel mode (accepted; runs single-process)");
+  app.add_flag("-m,--mpi", mpi, "Multi-process data-parallel training under OpenMPI's mpirun");
 
   std::vector<std::pair<CLI::App*, Runner>> commands;
 #define NNCLI_COMMAND(name, Options, setup, run, help) \
@@ -70,19 +76,25 @@ int main(int argc, char** argv) {
     return shown == 0 ? 0 : int(nn::ErrorCode::kUsage);
   }
   install_log_sink(verbose, quiet);
-  if (mpi) {
-    NN_LOG_VERBOSE << "-m/--mpi: MPI is not available in this build; running as a single process";
-  }
 
-  try {
-    for (auto& [command, run] : commands)
-      if (command->parsed()) return run();
-    return report_error("no subcommand given", int(nn::ErrorCode::kUsage));
-  } catch (const nn::Error& e) {
-    return report_error(e.what(), int(e.code()));
-  } catch (const std::bad_alloc&) {
-    return report_error("out of memory", int(nn::ErrorCode::kInvalid));
-  } catch (const std::exception& e) {
-    return report_error((std::string("internal error: ") + e.what()).c_str(), int(nn::ErrorCode::kInternal));
-  }
+  nncli::MpiSession mpi_session;  // -m: one of mpirun's processes (cli.md §3.9); rank 0 alone logs progress
+  return mpi_session.finish([&] {
+    try {
+      if (mpi) mpi_session.start();
+      if (mpi_session.rank() != 0) {
+        g_name = "nncli[rank " + std::to_string(mpi_session.rank()) + "]";
+        if (verbose == 0 && !quiet) nn::set_log_level(nn::LogLevel::kWarning);
+      }
+      for (auto& [command, run] : commands)
+        if (command->parsed()) return run();
+      return report_error("no subcommand given", int(nn::ErrorCode::kUsage));
+    } catch (const nn::Error& e) {
+      return report_error(e.what(), int(e.code()));
+    } catch (const std::bad_alloc&) {
+      return report_error("out of memory", int(nn::ErrorCode::kInvalid));
+    } catch (const std::exception& e) {
+      return report_error((std::string("internal error: ") + e.what()).c_str(),
+                          int(nn::ErrorCode::kInternal));
+    }
+  }());
 }

@@ -6,6 +6,7 @@
 
 #include "formats/common/file_format.hpp"
 #include "formats/nnp/nnp_reader.hpp"
+#include "formats/onnx/import/onnx_importer.hpp"
 #include "formats/passes/expand_repeat.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -49,6 +50,7 @@ void keep_only_executor(nn::ir::Model& model, int index) {
 }  // namespace
 
 bool is_model_file(const std::string& path) {
+  if (fmt::file_extension(path) == "onnx") return true;
   switch (fmt::format_from_extension(path)) {
     case fmt::FileFormat::kNnp:
     case fmt::FileFormat::kNntxt:
@@ -65,6 +67,10 @@ bool is_model_file(const std::string& path) {
 nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOptions& options) {
   NN_CHECK_CODE(!files.empty(), nn::ErrorCode::kUsage) << "no model file given";
   const std::string format = effective_import_format(files, options.import_format);
+  if (format == "ONNX" && files.size() == 1) {  // one network, executor exec_0, already expanded
+    NN_LOG_INFO << "Importing " << files[0];
+    return nn::formats::onnx::import_model(files[0]);
+  }
   NN_CHECK(format == "NNP") << "Import format (" << format << ") is not supported.";
   for (const auto& f : files) NN_LOG_INFO << "Importing " << f;
   nn::ir::Model model = fmt::load_model(files);

@@ -141,7 +141,33 @@ class StreamSource : public nn::train::BatchSource {
   std::future<nn::train::Batch> pending_;
 };
 
+// Samples [first, first + count) of another source.
+class SlicedSource : public ds::DataSource {
+ public:
+  SlicedSource(std::shared_ptr<const ds::DataSource> source, int64_t first, int64_t count)
+      : source_(std::move(source)), first_(first), count_(count) {}
+  int64_t size() const override { return count_; }
+  const std::vector<std::string>& variables() const override { return source_->variables(); }
+  const std::vector<nn::Shape>& shapes() const override { return source_->shapes(); }
+  void load(int64_t index, const std::vector<float*>& out) const override {
+    source_->load(first_ + index, out);
+  }
+  std::string storage_descr(int v) const override { return source_->storage_descr(v); }
+
+ private:
+  std::shared_ptr<const ds::DataSource> source_;
+  int64_t first_, count_;
+};
+
 }  // namespace
+
+std::pair<int64_t, int64_t> dataset_slice(int64_t n, int rank, int world) {
+  if (world <= 1 || n <= 0) return {0, n};
+  const int64_t count = (n + world - 1) / world;
+  int64_t first = (count * rank) % n;
+  if (first + count > n) first = n - count;
+  return {first, count};
+}
 
 std::unique_ptr<nn::train::BatchSource> make_batch_source(std::shared_ptr<const ds::DataSource> source,
                                                           int64_t batch_size, bool shuffle, uint32_t seed,
@@ -202,8 +228,10 @@ std::shared_ptr<const ds::DataSource> TrainDatasets::source(const nn::ir::Datase
   const std::string& cache = d.cache_dir;
   cached = nn::with_context("dataset " + in_quotes(d.name), [&]() -> std::shared_ptr<const ds::DataSource> {
     std::error_code ec;
-    if (!cache.empty() && d.create_cache_explicitly) {
-      if (!fs::exists(fs::path(cache) / "cache_index.csv", ec) || d.overwrite_cache) {
+    if (!cache.empty() && (d.create_cache_explicitly || distributed())) {
+      // Under MPI rank 0 alone writes the cache; the others read it after the barrier.
+      const bool writer = !distributed() || communicator_->is_root();
+      if (writer && (!fs::exists(fs::path(cache) / "cache_index.csv", ec) || d.overwrite_cache)) {
         NN_LOG_INFO << "Creating cache data for \"" << d.uri << "\"";
         auto csv = ds::CsvDataSource::open(d.uri, ds::CsvDatasetOptions{false});
         ds::CacheWriteOptions wo;
@@ -214,6 +242,7 @@ std::shared_ptr<const ds::DataSource> TrainDatasets::source(const nn::ir::Datase
         }
         ds::write_npy_cache(*csv, cache, wo);
       }
+      if (distributed()) communicator_->barrier();
       return ds::CacheDataSource::open(cache, ds::CacheDatasetOptions{normalize});
     }
     if (cache.empty() || d.overwrite_cache || !directory_has_files(cache))
@@ -227,8 +256,14 @@ std::unique_ptr<nn::train::BatchSource> TrainDatasets::open(const nn::ir::Datase
                                                             int64_t batch_size) {
   auto src = source(dataset, index);
   std::vector<int64_t> blocks;
-  if (auto cache = std::dynamic_pointer_cast<const ds::CacheDataSource>(src))
+  if (distributed()) {
+    const auto [first, count] = dataset_slice(src->size(), communicator_->rank(), communicator_->size());
+    NN_LOG_VERBOSE << "dataset " << in_quotes(dataset.name) << ": rank " << communicator_->rank()
+                   << " reads samples " << first << " to " << first + count - 1 << " of " << src->size();
+    src = std::make_shared<SlicedSource>(src, first, count);
+  } else if (auto cache = std::dynamic_pointer_cast<const ds::CacheDataSource>(src)) {
     blocks = cache_blocks(cache->dir(), src->size());
+  }
   return make_batch_source(src, batch_size, dataset.shuffle, uint32_t(index), dataset.name, blocks);
 }
 

@@ -4,11 +4,13 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/datasets/data_source.hpp"
 #include "nn/ir/model.hpp"
 #include "nn/train/batch_source.hpp"
+#include "nn/train/communicator.hpp"
 
 namespace nncli {
 
@@ -17,14 +19,23 @@ namespace nncli {
 void apply_dataset_overrides(nn::ir::Model& model, const std::vector<std::string>& overrides);
 
 // Opens each dataset once (creating an explicit cache when asked) and hands out batch streams over it.
+// With a distributed communicator (MPI, cli.md §3.9) a dataset with a cache_dir always goes through its
+// cache, created by rank 0 alone while the others wait, and every stream covers this process's slice.
 class TrainDatasets {
  public:
+  explicit TrainDatasets(nn::train::Communicator* communicator = nullptr) : communicator_(communicator) {}
   std::unique_ptr<nn::train::BatchSource> open(const nn::ir::Dataset& dataset, int index, int64_t batch_size);
 
  private:
   std::shared_ptr<const nn::formats::datasets::DataSource> source(const nn::ir::Dataset& dataset, int index);
+  bool distributed() const { return communicator_ && communicator_->distributed(); }
+  nn::train::Communicator* communicator_;
   std::map<std::string, std::shared_ptr<const nn::formats::datasets::DataSource>> sources_;
 };
+
+// Upstream's slice of process `rank` among `world` over n samples: ceil(n / world) samples from
+// (rank * that) % n, the last slice shifted back to end at n. Returns {first, count}.
+std::pair<int64_t, int64_t> dataset_slice(int64_t n, int rank, int world);
 
 // A BatchSource over a DataSource: rows in order or a new permutation per pass (seeded), the next batch
 // loaded on a background thread while the caller trains. blocks: sizes of consecutive sample groups

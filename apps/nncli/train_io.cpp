@@ -102,11 +102,13 @@ nn::train::TrainState parse_state(const std::string& text, const std::string& pa
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------
-ProgressFile::ProgressFile(std::string outdir) : path_((fs::path(outdir) / "progress.txt").string()) {
+ProgressFile::ProgressFile(std::string outdir, bool enabled)
+    : path_((fs::path(outdir) / "progress.txt").string()), enabled_(enabled) {
   clear();
 }
 
 void ProgressFile::update(const std::string& state, double fraction) {
+  if (!enabled_) return;
   const auto now = std::chrono::steady_clock::now();
   if (now - last_ < std::chrono::seconds(1)) return;
   last_ = now;
@@ -116,7 +118,9 @@ void ProgressFile::update(const std::string& state, double fraction) {
   f << state << pct;
 }
 
-void ProgressFile::clear() { std::ofstream f(path_, std::ios::trunc); }
+void ProgressFile::clear() {
+  if (enabled_) std::ofstream f(path_, std::ios::trunc);
+}
 
 void append_monitoring_report(const std::string& outdir, const nn::train::EpochResult& r) {
   const std::string path = (fs::path(outdir) / "monitoring_report.yml").string();

@@ -17,12 +17,14 @@ namespace nncli {
 // progress.txt: one line "<state> (<pct>%)", rewritten at most once per second, emptied at start and end.
 class ProgressFile {
  public:
-  explicit ProgressFile(std::string outdir);
+  // enabled = false (the processes other than rank 0 under MPI): neither creates nor writes the file.
+  explicit ProgressFile(std::string outdir, bool enabled = true);
   void update(const std::string& state, double fraction);
   void clear();
 
  private:
   std::string path_;
+  bool enabled_;
   std::chrono::steady_clock::time_point last_{};
 };
 

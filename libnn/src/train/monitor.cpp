@@ -39,7 +39,9 @@ const ir::Dataset& find_dataset(const ir::Model& model, const std::string& name,
 }  // namespace
 
 MonitorSet::MonitorSet(const ir::Model& model, ir::ParameterStore& params,
-                       const BatchSourceFactory& open_dataset, const nn::Context& context, uint32_t seed) {
+                       const BatchSourceFactory& open_dataset, const nn::Context& context, uint32_t seed,
+                       Communicator* communicator)
+    : communicator_(communicator) {
   // Networks are shared by monitors that use the same network at the same batch size.
   std::map<std::pair<std::string, int64_t>, std::shared_ptr<ir::BuiltNetwork>> built;
   for (const auto& m : model.monitors) {
@@ -110,7 +112,12 @@ std::vector<std::pair<std::string, double>> MonitorSet::evaluate(const Progress&
                  double(b + 1) / double(e->batches));
       }
     }
-    double error = e->batches > 0 ? sum / double(e->batches) : 0.0;
+    double count = double(e->batches);
+    if (communicator_ && communicator_->distributed()) {  // upstream: sums all-reduced, counts times W
+      sum = communicator_->all_reduce_sum(sum);
+      count *= double(communicator_->size());
+    }
+    double error = count > 0 ? sum / count : 0.0;
     if (!std::isfinite(error)) {
       NN_LOG_WARNING << "Validation error is Nan";
       error = 0.0;

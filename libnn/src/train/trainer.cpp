@@ -76,6 +76,7 @@ struct Trainer::OptimizerRun {
 Trainer::Trainer(const ir::Model& model, ir::ParameterStore& params, const BatchSourceFactory& open_dataset,
                  const TrainerOptions& options)
     : model_(model), params_(params), options_(options) {
+  if (options.communicator && options.communicator->distributed()) world_ = options.communicator->size();
   if (model.training_config) {
     max_epoch_ = model.training_config->max_epoch;
     iter_per_epoch_ = model.training_config->iter_per_epoch;
@@ -86,6 +87,8 @@ Trainer::Trainer(const ir::Model& model, ir::ParameterStore& params, const Batch
   NN_CHECK(max_epoch_ >= 0 && iter_per_epoch_ >= 0)
       << "training_config: max_epoch " << max_epoch_ << " and iter_per_epoch " << iter_per_epoch_
       << " must not be negative";
+  schedule_iter_ = max_epoch_ * iter_per_epoch_;  // schedules divide the configured length themselves
+  iter_per_epoch_ /= world_;                      // each process runs its share of the iterations
   // Datasets are opened only when there is something to train (cli.md §3.2).
   const bool open = max_iter() > 0;
   const BatchSourceFactory no_data = [](const ir::Dataset& d, int, int64_t) -> std::unique_ptr<BatchSource> {
@@ -95,7 +98,8 @@ Trainer::Trainer(const ir::Model& model, ir::ParameterStore& params, const Batch
   mark_trainable_parameters();
   if (open)
     monitors_ =
-        std::make_unique<MonitorSet>(model, params, open_dataset, options.context, options.seed + 1000);
+        std::make_unique<MonitorSet>(model, params, open_dataset, options.context, options.seed + 1000,
+                                     world_ > 1 ? options.communicator : nullptr);
 }
 
 Trainer::~Trainer() = default;
@@ -166,13 +170,15 @@ void Trainer::setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& 
   for (const auto& n : run->trainable) list.push_back({n, params_.find(n)});
   run->solver->set_parameters(list);
   const double lr0 = initial_learning_rate(o.solver);
-  run->scheduler =
-      with_context(owner, [&] { return std::make_unique<LearningRateScheduler>(o.solver, lr0, max_iter()); });
+  run->scheduler = with_context(
+      owner, [&] { return std::make_unique<LearningRateScheduler>(o.solver, lr0, schedule_iter_, world_); });
   NN_LOG_VERBOSE << owner << ": " << o.solver.type << " on " << list.size() << " parameters, learning rate "
                  << run->scheduler->description();
   run->update_interval = o.update_interval > 0 ? o.update_interval : 1;
-  run->start_iter = o.start_iter;
-  run->end_iter = o.end_iter;
+  // Under MPI the iteration bounds count per-process iterations: (x - 1) // W + 1 (cli.md §3.9).
+  const auto per_process = [&](int64_t x) { return x > 0 && world_ > 1 ? (x - 1) / world_ + 1 : x; };
+  run->start_iter = per_process(o.start_iter);
+  run->end_iter = per_process(o.end_iter);
   optimizers_.push_back(std::move(run));
 }
 
@@ -216,12 +222,38 @@ double Trainer::update(int64_t it) {
       if (it % run->update_interval == run->update_interval - 1) {
         if (run->optimizer->solver.weight_decay > 0)
           run->solver->weight_decay(run->optimizer->solver.weight_decay);
+        if (world_ > 1) average_gradients(*run);
         run->solver->set_learning_rate(run->scheduler->rate(it));
         run->solver->update();
       }
     });
   }
   return cost;
+}
+
+void Trainer::average_gradients(OptimizerRun& run) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<Variable*> vars;
+  size_t total = 0;
+  for (const auto& name : run.trainable) {
+    Variable* v = params_.find(name).get();
+    vars.push_back(v);
+    total += size_t(v->size());
+  }
+  // One all-reduce over every gradient packed together, then the average (upstream: division=True).
+  reduce_buffer_.resize(total);
+  float* p = reduce_buffer_.data();
+  for (Variable* v : vars) p = std::copy_n(v->grad()->get<float>(), v->size(), p);
+  options_.communicator->all_reduce_sum(reduce_buffer_.data(), total);
+  const float scale = 1.0f / float(world_);
+  p = reduce_buffer_.data();
+  for (Variable* v : vars) {
+    float* g = v->grad()->cast<float>();
+    for (int64_t i = 0; i < v->size(); ++i) g[i] = p[i] * scale;
+    p += v->size();
+  }
+  reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ++reduce_count_;
 }
 
 std::vector<std::pair<std::string, double>> Trainer::evaluate(TrainerHooks& hooks) {
@@ -284,8 +316,19 @@ TrainOutcome Trainer::run(TrainerHooks& hooks) {
     std::snprintf(text, sizeof(text), "%0.6f", last_cost_);
     hooks.on_progress(std::string("Training : cost=") + text, double(it % ipe) / double(ipe));
     last_cost_ = update(it);
-    cost_sum_ += last_cost_;
-    ++cost_count_;
+    bool stop = false;
+    if (world_ > 1) {
+      // Upstream: the iteration's cost summed over processes, counted W times. A stop request (Ctrl-C on
+      // any process) travels with it, so every process stops after the same iteration.
+      double sums[2] = {last_cost_, hooks.stop_requested() ? 1.0 : 0.0};
+      options_.communicator->all_reduce_sum(sums, 2);
+      cost_sum_ += sums[0];
+      last_cost_ = sums[0] / double(world_);
+      stop = sums[1] > 0.0;
+    } else {
+      cost_sum_ += last_cost_;
+    }
+    cost_count_ += world_;
     iteration_ = it + 1;
     if (!std::isfinite(cost_sum_)) {
       NN_LOG_WARNING << "Cost is Nan";
@@ -316,7 +359,8 @@ TrainOutcome Trainer::run(TrainerHooks& hooks) {
       hooks.on_epoch(r);
     }
     hooks.on_iteration(it);
-    if (it + 1 < max_iter() && hooks.stop_requested()) return TrainOutcome::kInterrupted;
+    if (world_ == 1) stop = hooks.stop_requested();
+    if (it + 1 < max_iter() && stop) return TrainOutcome::kInterrupted;
   }
   return TrainOutcome::kCompleted;
 }

@@ -49,6 +49,11 @@ class Attrs {
   std::string get_string(const std::string& name, const std::string& def) const;
   std::vector<int64_t> get_ints(const std::string& name, const std::vector<int64_t>& def) const;
   std::vector<double> get_floats(const std::string& name, const std::vector<double>& def) const;
+  // A Shape argument where an empty value means the default (proto3 files omit an all-default Shape).
+  std::vector<int64_t> get_shape_or(const std::string& name, const std::vector<int64_t>& def) const {
+    auto v = get_ints(name, def);
+    return v.empty() ? def : v;
+  }
 
  private:
   std::map<std::string, AttrValue> values_;

@@ -13,14 +13,17 @@
 #include "nn/ir/graph_builder.hpp"
 #include "nn/ir/model.hpp"
 #include "nn/train/batch_source.hpp"
+#include "nn/train/communicator.hpp"
 
 namespace nn::train {
 
 class MonitorSet {
  public:
   // Throws nn::Error naming the monitor when its network, a dataset or a variable is missing.
+  // communicator (data-parallel runs, datasets sliced per process): the sums and batch counts are summed
+  // over every process; nullptr: this process alone.
   MonitorSet(const ir::Model& model, ir::ParameterStore& params, const BatchSourceFactory& open_dataset,
-             const nn::Context& context, uint32_t seed);
+             const nn::Context& context, uint32_t seed, Communicator* communicator = nullptr);
   ~MonitorSet();
 
   using Progress = std::function<void(const std::string& state, double fraction)>;
@@ -38,6 +41,7 @@ class MonitorSet {
   struct Entry;
   std::vector<std::unique_ptr<Entry>> monitors_;
   std::map<std::string, std::unique_ptr<BatchSource>> sources_;
+  Communicator* communicator_ = nullptr;
 };
 
 }  // namespace nn::train

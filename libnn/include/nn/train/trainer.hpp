@@ -15,6 +15,7 @@
 #include "nn/ir/model.hpp"
 #include "nn/solvers/solver.hpp"
 #include "nn/train/batch_source.hpp"
+#include "nn/train/communicator.hpp"
 #include "nn/train/lr_scheduler.hpp"
 #include "nn/train/monitor.hpp"
 
@@ -23,6 +24,10 @@ namespace nn::train {
 struct TrainerOptions {
   nn::Context context;
   uint32_t seed = 0;  // initializers of parameters not loaded from a file
+  // Data-parallel training (cli.md §3.9) when it has more than one process: iter_per_epoch, schedules and
+  // start/end_iter divided by the world size, gradients averaged before each update, cost and monitors
+  // summed over processes. The BatchSourceFactory hands each process its slice. nullptr: one process.
+  Communicator* communicator = nullptr;
 };
 
 // One finished epoch, as logged and reported.
@@ -94,6 +99,11 @@ class Trainer {
 
   // One iteration (cli.md §3.4); returns its cost (sum over active optimizers of their mean losses).
   double update(int64_t it);
+  // World size (1 without a distributed communicator) and seconds spent all-reducing gradients so far.
+  int world_size() const { return world_; }
+  double gradient_reduce_seconds() const { return reduce_seconds_; }
+  int64_t gradient_reduce_count() const { return reduce_count_; }
+
   // Every monitor once (cli.md §3.5), in file order.
   std::vector<std::pair<std::string, double>> evaluate(TrainerHooks& hooks);
 
@@ -103,11 +113,17 @@ class Trainer {
   void setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& open_dataset);
   void mark_trainable_parameters();
   BatchSource& train_source(const std::string& dataset);
+  void average_gradients(OptimizerRun& run);
 
   const ir::Model& model_;
   ir::ParameterStore& params_;
   TrainerOptions options_;
   int64_t max_epoch_ = 0, iter_per_epoch_ = 0, monitor_interval_ = 10;
+  int world_ = 1;
+  int64_t schedule_iter_ = 0;  // max_epoch * the configured iter_per_epoch (before division by world_)
+  double reduce_seconds_ = 0.0;
+  int64_t reduce_count_ = 0;
+  std::vector<float> reduce_buffer_;
   bool save_best_ = true;
   std::vector<std::unique_ptr<OptimizerRun>> optimizers_;
   std::map<std::string, std::unique_ptr<BatchSource>> train_sources_;

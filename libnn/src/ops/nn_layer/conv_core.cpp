@@ -32,9 +32,9 @@ BlasSingleThread::~BlasSingleThread() {
 
 ConvArgs read_conv_args(const Attrs& attrs, size_t spatial, const std::string& fn) {
   ConvArgs a;
-  a.pad = attrs.get_ints("pad", Shape(spatial, 0));
-  a.stride = attrs.get_ints("stride", Shape(spatial, 1));
-  a.dilation = attrs.get_ints("dilation", Shape(spatial, 1));
+  a.pad = attrs.get_shape_or("pad", Shape(spatial, 0));
+  a.stride = attrs.get_shape_or("stride", Shape(spatial, 1));
+  a.dilation = attrs.get_shape_or("dilation", Shape(spatial, 1));
   auto check = [&](const Shape& v, const char* name, int64_t min) {
     NN_CHECK(v.size() == spatial) << fn << ": " << name << " " << to_string(v) << " must have " << spatial
                                   << " entries (one per spatial axis)";

@@ -38,7 +38,7 @@ class Deconvolution : public Function {
           << "Deconvolution: bias " << to_string(in[2]->shape()) << " must be (" << out_channels_ << ",)";
     }
     ConvArgs args = read_conv_args(attrs_, spatial, "Deconvolution");
-    Shape out_pad = attrs_.get_ints("output_padding", Shape(spatial, 0));
+    Shape out_pad = attrs_.get_shape_or("output_padding", Shape(spatial, 0));
     NN_CHECK(out_pad.size() == spatial)
         << "Deconvolution: output_padding " << to_string(out_pad) << " must have " << spatial << " entries";
     // The convolution this op is the transpose of: its input is our output and vice versa.

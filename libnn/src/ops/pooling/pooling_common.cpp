@@ -16,9 +16,9 @@ PoolPlan plan_pooling(const std::string& fn, const Shape& x, const Attrs& attrs)
   NN_CHECK(nd >= 1 && nd <= x.size() && nd <= kMaxPoolAxes)
       << fn << ": kernel " << to_string(p.kernel) << " must have between 1 and ndim entries for input "
       << to_string(x);
-  p.stride = attrs.has("stride") ? attrs.get_ints("stride", {}) : p.kernel;
+  p.stride = attrs.get_shape_or("stride", p.kernel);
   if (p.stride.empty()) p.stride = p.kernel;
-  p.pad = attrs.get_ints("pad", Shape(nd, 0));
+  p.pad = attrs.get_shape_or("pad", Shape(nd, 0));
   const bool ignore_border = attrs.get_bool("ignore_border", true);
   NN_CHECK(p.stride.size() == nd && p.pad.size() == nd)
       << fn << ": kernel " << to_string(p.kernel) << ", stride " << to_string(p.stride) << " and pad "

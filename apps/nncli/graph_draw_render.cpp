@@ -1,0 +1,60 @@
+// DOT text -> image file through libgvc (agmemread, gvLayout, gvRenderFilename); no 'dot' process is run.
+#include "graph_draw_render.hpp"
+
+#include <graphviz/gvc.h>
+
+#include <memory>
+#include <mutex>
+
+#include "formats/common/atomic_file.hpp"
+#include "nn/core/error.hpp"
+
+namespace nncli {
+
+namespace {
+
+// Graphviz reports problems through a global callback; they are collected here while one call runs.
+std::string& graphviz_messages() {
+  static std::string messages;
+  return messages;
+}
+
+int collect_message(char* text) {
+  std::string& messages = graphviz_messages();
+  if (messages.size() < 4096) messages += text;
+  return 0;
+}
+
+std::string first_line(std::string text) {
+  const size_t newline = text.find('\n');
+  if (newline != std::string::npos) text.resize(newline);
+  return text.empty() ? "unknown Graphviz error" : text;
+}
+
+struct GraphCloser {
+  void operator()(Agraph_t* g) const { agclose(g); }
+};
+
+}  // namespace
+
+void render_dot(const std::string& dot_text, const std::string& format, const std::string& path) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  graphviz_messages().clear();
+  agseterrf(collect_message);
+  agseterr(AGWARN);
+  static GVC_t* const context = gvContext();
+  NN_CHECK(context) << "cannot start the Graphviz library";
+  std::unique_ptr<Agraph_t, GraphCloser> graph(agmemread(dot_text.c_str()));
+  NN_CHECK(graph) << "Graphviz cannot read the graph: " << first_line(graphviz_messages());
+  NN_CHECK(gvLayout(context, graph.get(), "dot") == 0)
+      << "Graphviz layout failed: " << first_line(graphviz_messages());
+  nn::formats::AtomicFile out(path);
+  const int rc = gvRenderFilename(context, graph.get(), format.c_str(), out.temp_path().c_str());
+  gvFreeLayout(context, graph.get());
+  NN_CHECK(rc == 0) << "'" << path << "': Graphviz cannot write format '" << format
+                    << "': " << first_line(graphviz_messages());
+  out.commit();
+}
+
+}  // namespace nncli

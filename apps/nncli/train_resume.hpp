@@ -1,0 +1,28 @@
+// Restoring `nncli train` state: parameters and solver states into a Trainer, and `-r` from the newest
+// checkpoint in outdir, read by rank 0 and broadcast to the other MPI processes (cli.md §3.7, §3.9).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "nn/ir/graph_builder.hpp"
+#include "nn/ir/model.hpp"
+#include "nn/train/communicator.hpp"
+#include "nn/train/trainer.hpp"
+
+namespace nncli {
+
+using SolverStatesByOptimizer = std::map<std::string, std::map<std::string, nn::ir::SolverState>>;
+
+// Parameter values copied into the variables the networks already use (by name, same shape).
+void copy_parameter_values(const std::vector<nn::ir::Parameter>& from, nn::ir::ParameterStore& store);
+void set_solver_states(nn::train::Trainer& trainer, const SolverStatesByOptimizer& states);
+SolverStatesByOptimizer states_of(const nn::ir::Model& m);
+
+// -r: train_checkpoint.nnp when it is at least as new as the newest results_current_N.nnp (exact resume),
+// else results_current_N.nnp (upstream: from epoch N+1), else from the start. Rank 0 chooses and reads the
+// file; the other processes receive its bytes (their outdir may be on another machine).
+void resume_training(const std::string& outdir, const nn::ir::Model& model, nn::ir::ParameterStore& store,
+                     nn::train::Trainer& trainer, nn::train::Communicator& communicator);
+
+}  // namespace nncli

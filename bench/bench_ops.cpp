@@ -1,0 +1,77 @@
+// bench_ops: milliseconds per forward and per forward+backward of single libnn functions (LayerNormalization
+// over 4096 features, Softmax over 1000 classes, Add2 with broadcasting). One line per case:
+// "<case> <forward ms> <forward+backward ms>"; scripts/bench_ops.sh compares them with PyTorch.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "nn/graph/functions.hpp"
+#include "nn/graph/variable.hpp"
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+nn::VariablePtr random_variable(const nn::Shape& shape, std::mt19937& rng, bool need_grad = true) {
+  auto v = nn::Variable::create(shape, need_grad);
+  std::normal_distribution<float> n(0.f, 1.f);
+  float* p = v->data()->cast<float>(true);
+  for (int64_t i = 0; i < v->size(); ++i) p[i] = n(rng);
+  return v;
+}
+
+// Best of 5 rounds of the mean time of `step` over about seconds/5 each, after 3 warm-up calls.
+double time_ms(const std::function<void()>& step, double seconds) {
+  for (int i = 0; i < 3; ++i) step();
+  double best = 1e30;
+  for (int round = 0; round < 5; ++round) {
+    int n = 0;
+    const auto t0 = Clock::now();
+    double elapsed = 0;
+    do {
+      step();
+      ++n;
+      elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    } while (elapsed < seconds / 5);
+    best = std::min(best, elapsed * 1000.0 / n);
+  }
+  return best;
+}
+
+void bench(const char* name, const nn::VariablePtr& y, double seconds) {
+  const double fwd = time_ms([&] { y->forward(); }, seconds);
+  const double fwd_bwd = time_ms(
+      [&] {
+        y->forward();
+        y->backward();
+      },
+      seconds);
+  std::printf("%-28s %10.4f %10.4f\n", name, fwd, fwd_bwd);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
+  std::mt19937 rng(1);
+  {
+    auto x = random_variable({64, 4096}, rng);
+    auto beta = random_variable({1, 4096}, rng);
+    auto gamma = random_variable({1, 4096}, rng);
+    bench("layer_norm_64x4096", nn::call1("LayerNormalization", {x, beta, gamma}), seconds);
+  }
+  {
+    auto x = random_variable({256, 1000}, rng);
+    bench("softmax_256x1000", nn::call1("Softmax", {x}, {{"axis", int64_t(1)}}), seconds);
+  }
+  {
+    auto a = random_variable({32, 64, 56, 56}, rng);
+    auto b = random_variable({1, 64, 1, 1}, rng);
+    bench("add2_bcast_32x64x56x56+64", nn::call1("Add2", {a, b}), seconds);
+  }
+  return 0;
+}

@@ -1,0 +1,97 @@
+// NNB function-id table built from nnb_function_ids.def.
+#include "formats/nnb/nnb_function_table.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+#include "formats/nnb/nnb_support.hpp"
+
+namespace nn::formats::nnb {
+
+namespace {
+
+const std::vector<FunctionIdEntry>& all_entries() {
+  static const std::vector<FunctionIdEntry> entries = {
+#define NNB_FUNCTION_ID(level, type, argcode, id) {level, #type, argcode, id},
+#include "formats/nnb/nnb_function_ids.def"
+#undef NNB_FUNCTION_ID
+  };
+  return entries;
+}
+
+}  // namespace
+
+int newest_api_level() {
+  static const int newest = [] {
+    int n = 1;
+    for (const auto& e : all_entries()) n = std::max(n, e.level);
+    return n;
+  }();
+  return newest;
+}
+
+int effective_api_level(int requested) {
+  return requested >= 1 && requested <= newest_api_level() ? requested : newest_api_level();
+}
+
+const std::map<std::string, FunctionIdEntry>& function_table(int level) {
+  static std::mutex mutex;
+  static std::map<int, std::map<std::string, FunctionIdEntry>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(level);
+  if (it != cache.end()) return it->second;
+  std::vector<FunctionIdEntry> sorted = all_entries();
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const FunctionIdEntry& a, const FunctionIdEntry& b) { return a.level < b.level; });
+  std::map<std::string, FunctionIdEntry> table;
+  for (const auto& e : sorted)
+    if (e.level <= level) table[e.type] = e;
+  return cache.emplace(level, std::move(table)).first->second;
+}
+
+const FunctionIdEntry* function_by_id(int id) {
+  for (const auto& e : all_entries())
+    if (e.id == id) return &e;
+  return nullptr;
+}
+
+std::vector<std::string> split_argcode(const std::string& argcode) {
+  std::vector<std::string> codes;
+  for (size_t i = 0; i < argcode.size(); ++i) {
+    if (argcode[i] == 'i' && i + 1 < argcode.size() && argcode[i + 1] == 'I') {
+      codes.push_back("iI");
+      ++i;
+    } else {
+      codes.push_back(std::string(1, argcode[i]));
+    }
+  }
+  return codes;
+}
+
+const std::vector<std::string>& c_runtime_functions() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n = {
+        "Affine", "Convolution", "DepthwiseConvolution", "Deconvolution", "MaxPooling", "AveragePooling",
+        "SumPooling", "Unpooling", "Sigmoid", "Swish", "Tanh", "ReLU", "LeakyReLU", "Softmax", "ELU", "SELU",
+        "CReLU", "CELU", "PReLU", "BatchNormalization", "TensorNormalization", "MeanSubtraction", "Sum",
+        "Add2", "AddN", "MulN", "Sub2", "Mul2", "Div2", "Pow2", "AddScalar", "MulScalar", "PowScalar",
+        "RSubScalar", "RDivScalar", "RPowScalar", "Sign", "Minimum2", "Maximum2", "MinimumScalar",
+        "MaximumScalar", "Abs", "Exp", "Log", "Identity", "BatchMatmul", "Round", "Concatenate", "Split",
+        "Stack", "Slice", "Transpose", "Flip", "Shift", "Reshape", "MatrixDiag", "MatrixDiagPart", "Trilu",
+        "Dropout", "BinarySigmoid", "BinaryTanh", "BinaryConnectAffine", "BinaryConnectConvolution",
+        "BinaryWeightAffine", "BinaryWeightConvolution"};
+    std::sort(n.begin(), n.end());
+    return n;
+  }();
+  return names;
+}
+
+std::vector<std::string> nnb_supported_functions(int api_level) {
+  const auto& table = function_table(effective_api_level(api_level));
+  std::vector<std::string> names;
+  for (const auto& n : c_runtime_functions())
+    if (table.count(n)) names.push_back(n);
+  return names;
+}
+
+}  // namespace nn::formats::nnb

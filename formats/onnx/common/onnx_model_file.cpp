@@ -1,0 +1,237 @@
+// ONNX protobuf loading, opset checks and tensor conversion.
+#include "formats/onnx/common/onnx_model_file.hpp"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "nn/core/error.hpp"
+
+namespace nn::formats::onnx {
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+float half_to_float(uint16_t h) {
+  const uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  uint32_t exponent = (h >> 10) & 0x1fu;
+  uint32_t mantissa = h & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0) {
+    if (mantissa == 0) {
+      bits = sign;
+    } else {  // subnormal: normalise
+      exponent = 127 - 15 + 1;
+      while (!(mantissa & 0x400u)) {
+        mantissa <<= 1;
+        --exponent;
+      }
+      bits = sign | (exponent << 23) | ((mantissa & 0x3ffu) << 13);
+    }
+  } else if (exponent == 31) {
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  } else {
+    bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+size_t element_bytes(int32_t t) {
+  switch (t) {
+    case ::onnx::TensorProto::FLOAT: case ::onnx::TensorProto::INT32: case ::onnx::TensorProto::UINT32:
+      return 4;
+    case ::onnx::TensorProto::DOUBLE: case ::onnx::TensorProto::INT64: case ::onnx::TensorProto::UINT64:
+      return 8;
+    case ::onnx::TensorProto::INT16: case ::onnx::TensorProto::UINT16: case ::onnx::TensorProto::FLOAT16:
+    case ::onnx::TensorProto::BFLOAT16:
+      return 2;
+    case ::onnx::TensorProto::INT8: case ::onnx::TensorProto::UINT8: case ::onnx::TensorProto::BOOL:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+bool is_integer_type(int32_t t) {
+  return t != ::onnx::TensorProto::FLOAT && t != ::onnx::TensorProto::DOUBLE && t != ::onnx::TensorProto::FLOAT16 &&
+         t != ::onnx::TensorProto::BFLOAT16;
+}
+
+// One element of little-endian raw bytes as double (exact for every integer type up to 2^53).
+double raw_element(const char* p, int32_t t, int64_t* as_int) {
+  auto load = [&](auto v) {
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  switch (t) {
+    case ::onnx::TensorProto::FLOAT: return load(float());
+    case ::onnx::TensorProto::DOUBLE: return load(double());
+    case ::onnx::TensorProto::FLOAT16: return half_to_float(load(uint16_t()));
+    case ::onnx::TensorProto::BFLOAT16: {
+      uint32_t bits = uint32_t(load(uint16_t())) << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
+    case ::onnx::TensorProto::INT8: *as_int = load(int8_t()); break;
+    case ::onnx::TensorProto::UINT8: *as_int = load(uint8_t()); break;
+    case ::onnx::TensorProto::BOOL: *as_int = load(uint8_t()) != 0; break;
+    case ::onnx::TensorProto::INT16: *as_int = load(int16_t()); break;
+    case ::onnx::TensorProto::UINT16: *as_int = load(uint16_t()); break;
+    case ::onnx::TensorProto::INT32: *as_int = load(int32_t()); break;
+    case ::onnx::TensorProto::UINT32: *as_int = load(uint32_t()); break;
+    case ::onnx::TensorProto::INT64: *as_int = load(int64_t()); break;
+    case ::onnx::TensorProto::UINT64: *as_int = int64_t(load(uint64_t())); break;
+    default: break;
+  }
+  return double(*as_int);
+}
+
+std::string read_external(const ::onnx::TensorProto& tensor, const std::string& base_dir) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& entry : tensor.external_data()) {
+    if (entry.key() == "location") location = entry.value();
+    if (entry.key() == "offset") offset = std::atoll(entry.value().c_str());
+    if (entry.key() == "length") length = std::atoll(entry.value().c_str());
+  }
+  NN_CHECK(!location.empty()) << "tensor " << quoted(tensor.name()) << ": external data without a location";
+  const std::filesystem::path path = std::filesystem::path(base_dir) / location;
+  std::ifstream in(path, std::ios::binary);
+  NN_CHECK(in.good()) << "tensor " << quoted(tensor.name()) << ": external data file " << quoted(path.string())
+                      << " is missing or unreadable";
+  in.seekg(0, std::ios::end);
+  const int64_t file_size = in.tellg();
+  if (length < 0) length = file_size - offset;
+  NN_CHECK(offset >= 0 && offset + length <= file_size)
+      << "tensor " << quoted(tensor.name()) << ": external data range [" << offset << ", " << offset + length
+      << ") lies outside " << quoted(path.string()) << " (" << file_size << " bytes)";
+  std::string bytes(size_t(length), '\0');
+  in.seekg(offset);
+  in.read(bytes.data(), length);
+  return bytes;
+}
+
+}  // namespace
+
+std::string data_type_name(int32_t t) {
+  if (!::onnx::TensorProto_DataType_IsValid(t)) return "UNKNOWN(" + std::to_string(t) + ")";
+  return ::onnx::TensorProto_DataType_Name(::onnx::TensorProto_DataType(t));
+}
+
+::onnx::ModelProto parse_model_proto(std::string_view bytes, const std::string& label) {
+  ::onnx::ModelProto model;
+  NN_CHECK(bytes.size() < (size_t(1) << 31) && model.ParseFromArray(bytes.data(), int(bytes.size())))
+      << quoted(label) << ": not a valid ONNX model (malformed protobuf, " << bytes.size() << " bytes)";
+  NN_CHECK(model.has_graph()) << quoted(label) << ": the ONNX model has no graph";
+  NN_CHECK(model.ir_version() <= kMaxIrVersion)
+      << quoted(label) << ": ONNX IR version " << model.ir_version() << " is newer than the supported "
+      << kMaxIrVersion;
+  return model;
+}
+
+::onnx::ModelProto load_model_proto(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  NN_CHECK(in.good()) << quoted(path) << ": cannot open the file";
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return parse_model_proto(buffer.str(), path);
+}
+
+int64_t default_opset(const ::onnx::ModelProto& model) {
+  int64_t opset = -1;
+  for (const auto& entry : model.opset_import()) {
+    const std::string& domain = entry.domain();
+    if (domain.empty() || domain == "ai.onnx") {
+      opset = std::max(opset, int64_t(entry.version()));
+    } else {
+      NN_CHECK_CODE(domain == "ai.onnx.ml" || domain == "org.nnabla", ErrorCode::kUnsupported)
+          << "ONNX operator set domain " << quoted(domain) << " (version " << entry.version()
+          << ") is not supported";
+    }
+  }
+  if (opset < 0) opset = 1;  // IR version 2 models without opset_import use opset 1
+  NN_CHECK_CODE(opset >= kMinOpset && opset <= kMaxOpset, ErrorCode::kUnsupported)
+      << "ONNX opset version is currently not supported: " << opset << " (supported: " << kMinOpset << " to "
+      << kMaxOpset << ")";
+  return opset;
+}
+
+TensorData read_tensor(const ::onnx::TensorProto& tensor, const std::string& base_dir) {
+  TensorData out;
+  out.data_type = tensor.data_type();
+  for (auto d : tensor.dims()) {
+    NN_CHECK(d >= 0 && d < (int64_t(1) << 31)) << "tensor " << quoted(tensor.name()) << ": invalid dim " << d;
+    out.shape.push_back(d);
+  }
+  const int64_t count = shape_size(out.shape);
+  NN_CHECK(count >= 0 && count < (int64_t(1) << 31)) << "tensor " << quoted(tensor.name()) << " is too large";
+  const size_t n = size_t(count);
+  const int32_t t = tensor.data_type();
+  const bool integer = is_integer_type(t);
+  NN_CHECK_CODE(element_bytes(t) != 0, ErrorCode::kUnsupported)
+      << "tensor " << quoted(tensor.name()) << ": data type " << data_type_name(t) << " is not supported";
+  out.values.resize(n);
+  if (integer) out.ints.resize(n);
+  const bool external = tensor.data_location() == ::onnx::TensorProto::EXTERNAL;
+  if (external || tensor.has_raw_data()) {
+    const std::string bytes = external ? read_external(tensor, base_dir) : tensor.raw_data();
+    const size_t width = element_bytes(t);
+    NN_CHECK(bytes.size() == n * width) << "tensor " << quoted(tensor.name()) << ": " << bytes.size()
+                                        << " bytes of data for " << n << " elements of " << data_type_name(t);
+    for (size_t i = 0; i < n; ++i) {
+      int64_t as_int = 0;
+      out.values[i] = float(raw_element(bytes.data() + i * width, t, &as_int));
+      if (integer) out.ints[i] = as_int;
+    }
+    return out;
+  }
+  auto check_count = [&](int got) {
+    NN_CHECK(size_t(got) == n) << "tensor " << quoted(tensor.name()) << ": " << got << " values for " << n
+                               << " elements";
+  };
+  switch (t) {
+    case ::onnx::TensorProto::FLOAT:
+      check_count(tensor.float_data_size());
+      for (size_t i = 0; i < n; ++i) out.values[i] = tensor.float_data(int(i));
+      break;
+    case ::onnx::TensorProto::DOUBLE:
+      check_count(tensor.double_data_size());
+      for (size_t i = 0; i < n; ++i) out.values[i] = float(tensor.double_data(int(i)));
+      break;
+    case ::onnx::TensorProto::INT64:
+      check_count(tensor.int64_data_size());
+      for (size_t i = 0; i < n; ++i) out.ints[i] = tensor.int64_data(int(i));
+      break;
+    case ::onnx::TensorProto::UINT32: case ::onnx::TensorProto::UINT64:
+      check_count(tensor.uint64_data_size());
+      for (size_t i = 0; i < n; ++i) out.ints[i] = int64_t(tensor.uint64_data(int(i)));
+      break;
+    case ::onnx::TensorProto::FLOAT16:
+      check_count(tensor.int32_data_size());
+      for (size_t i = 0; i < n; ++i) out.values[i] = half_to_float(uint16_t(tensor.int32_data(int(i))));
+      break;
+    default:  // INT32, INT16, INT8, UINT16, UINT8, BOOL
+      check_count(tensor.int32_data_size());
+      for (size_t i = 0; i < n; ++i) out.ints[i] = tensor.int32_data(int(i));
+      break;
+  }
+  if (integer)
+    for (size_t i = 0; i < n; ++i) out.values[i] = float(out.ints[i]);
+  return out;
+}
+
+::onnx::TensorProto make_float_tensor(const std::string& name, const Shape& dims, const std::vector<float>& values) {
+  ::onnx::TensorProto t;
+  t.set_name(name);
+  t.set_data_type(::onnx::TensorProto::FLOAT);
+  for (auto d : dims) t.add_dims(d);
+  t.set_raw_data(std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float)));
+  return t;
+}
+
+}  // namespace nn::formats::onnx

@@ -1,0 +1,170 @@
+// NNP -> ONNX export driver: opset choice, graph inputs/outputs, per-function rules, check and atomic write.
+#include "formats/onnx/export/onnx_export.hpp"
+
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <cctype>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "formats/common/atomic_file.hpp"
+#include "formats/onnx/export/onnx_emitter.hpp"
+#include "formats/onnx/export/onnx_export_support.hpp"
+#include "formats/passes/batch_size.hpp"
+#include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
+
+namespace nn::formats {
+
+using onnx_export::Dialect;
+using onnx_export::Emitter;
+
+namespace {
+constexpr int kMinOpset = 6;
+constexpr int kMaxOpset = 17;  // the newest opset of the onnx 1.12 library the checker knows
+constexpr int kDefaultIrVersion = 8;
+
+int table_for(int opset) {
+  int table = 6;
+  for (int t : {7, 9, 10, 11, 13})
+    if (t <= opset) table = t;
+  return table;
+}
+
+void set_value_info(onnx::ValueInfoProto* info, const std::string& name, int elem_type, const Shape& dims) {
+  info->set_name(name);
+  auto* tensor = info->mutable_type()->mutable_tensor_type();
+  tensor->set_elem_type(elem_type);
+  auto* shape = tensor->mutable_shape();
+  for (int64_t d : dims) shape->add_dim()->set_dim_value(d);
+}
+}  // namespace
+
+OnnxOpset parse_onnx_opset(const std::string& define_version) {
+  OnnxOpset r;
+  if (define_version.empty()) return r;
+  NN_CHECK_CODE(define_version.rfind("opset_", 0) == 0, ErrorCode::kUsage)
+      << "-d '" << define_version << "': ONNX export needs opset_N (N = " << kMinOpset << ".." << kMaxOpset
+      << "), opset_snpe or opset_tensorrt";
+  std::string x = define_version.substr(6);
+  if (x == "snpe" || x == "6x") return {6, 6, 1};
+  if (x == "tensorrt") return {11, 11, 2};
+  bool digits = !x.empty() && x.size() < 6 && std::all_of(x.begin(), x.end(), [](char c) { return std::isdigit(c); });
+  NN_CHECK_CODE(digits, ErrorCode::kUsage) << "Currently, No support " << x;
+  int v = std::stoi(x);
+  NN_CHECK_CODE(v >= 1 && v <= kMaxOpset, ErrorCode::kUsage)
+      << "-d " << define_version << ": opset " << v << " is out of range (supported: " << kMinOpset << ".."
+      << kMaxOpset << ")";
+  if (v <= kMinOpset) return {6, 6, 0};
+  return {table_for(v), v, 0};
+}
+
+void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, onnx::ModelProto* out) {
+  OnnxOpset opset = parse_onnx_opset(options.define_version);
+  const ir::Executor* exec = nullptr;
+  if (options.executor.empty()) {
+    NN_CHECK_CODE(model.executors.size() == 1, ErrorCode::kUnsupported)
+        << "NNP with only a single executor is currently supported (this one has " << model.executors.size()
+        << "; pick one with -E)";
+    exec = &model.executors[0];
+  } else {
+    exec = model.find_executor(options.executor);
+    NN_CHECK(exec != nullptr) << "executor '" << options.executor << "' is not found in this NNP";
+  }
+  const ir::Network* source = model.find_network(exec->network_name);
+  NN_CHECK(source != nullptr) << "Executor network [" << exec->network_name << "] is not found in this NNP.";
+  if (options.batch_size < 1) {
+    NN_LOG_INFO << "ONNX: Using batch size from input file.";
+  }
+  ir::Network network = set_batch_size(*source, options.batch_size < 1 ? 0 : options.batch_size);
+
+  // Every function without a rule at this table, reported together.
+  std::ostringstream missing;
+  int n_missing = 0;
+  for (const ir::Function& f : network.functions) {
+    if (onnx_export::find_rule(f.type, opset.table) != nullptr) continue;
+    missing << (n_missing++ ? ", " : "") << "'" << f.name << "' (" << f.type << ")";
+  }
+  NN_CHECK_CODE(n_missing == 0, ErrorCode::kUnsupported)
+      << "network '" << network.name << "': " << n_missing << " function(s) not supported for ONNX conversion at opset "
+      << opset.version << ": " << missing.str();
+
+  out->set_ir_version(options.ir_version > 0 ? options.ir_version : kDefaultIrVersion);
+  out->set_producer_name("nnabla-onnx");
+  out->set_producer_version("0.1");
+  out->set_domain("org.nnabla");
+  auto* import = out->add_opset_import();
+  import->set_domain("");
+  import->set_version(opset.version);
+  onnx::GraphProto* graph = out->mutable_graph();
+  Emitter emitter(model, network, graph, opset.table, static_cast<Dialect>(opset.dialect));
+
+  std::ostringstream failures;
+  int n_failed = 0;
+  for (const ir::Function& f : network.functions) {
+    try {
+      onnx_export::find_rule(f.type, opset.table)->emit(emitter, f);
+    } catch (const Error& err) {
+      failures << (n_failed++ ? "; " : "") << "function '" << f.name << "' (" << f.type << "): " << err.what();
+    }
+  }
+  NN_CHECK_CODE(n_failed == 0, ErrorCode::kUnsupported)
+      << "network '" << network.name << "': " << n_failed << " function(s) cannot be written as ONNX: "
+      << failures.str();
+  graph->set_name(network.name);
+  emitter.write_parameters();
+  // Generator variables become initializers (Constant: the multiplier; Normal/Uniform: seeded noise).
+  std::mt19937 rng(0);
+  for (const ir::GeneratorVariable& g : exec->generator_variable) {
+    const Shape& dims = emitter.shape(g.variable_name);
+    std::vector<float> data(shape_size(dims), float(g.multiplier));
+    if (g.type == "Normal") {
+      std::normal_distribution<float> dist(0.0f, float(g.multiplier));
+      for (float& v : data) v = dist(rng);
+    } else if (g.type == "Uniform") {
+      std::uniform_real_distribution<float> dist(-float(g.multiplier), float(g.multiplier));
+      for (float& v : data) v = dist(rng);
+    }
+    emitter.named_float_initializer(g.variable_name, data, dims);
+  }
+  for (const ir::DataVariable& d : exec->data_variable)
+    set_value_info(graph->add_input(), d.variable_name, emitter.elem_type(d.variable_name),
+                   emitter.shape(d.variable_name));
+  for (const ir::OutputVariable& o : exec->output_variable)
+    set_value_info(graph->add_output(), o.variable_name, emitter.elem_type(o.variable_name),
+                   emitter.shape(o.variable_name));
+}
+
+void check_onnx_model(onnx::ModelProto& proto, const std::string& what) {
+  try {
+    onnx::checker::check_model(proto);
+    onnx::ShapeInferenceOptions strict(false, 1, false);
+    onnx::shape_inference::InferShapes(proto, onnx::OpSchemaRegistry::Instance(), strict);
+  } catch (const std::exception& e) {
+    NN_FAIL(ErrorCode::kInternal) << what << ": the written ONNX model fails onnx's checks: " << e.what();
+  }
+}
+
+void save_onnx(const ir::Model& model, const std::string& path, const OnnxExportOptions& options) {
+  onnx::ModelProto proto;
+  build_onnx_model(model, options, &proto);
+  onnx::ModelProto checked = proto;
+  check_onnx_model(checked, "'" + path + "'");
+  std::string bytes;
+  NN_CHECK(proto.SerializeToString(&bytes)) << "'" << path << "': cannot serialize the ONNX model";
+  write_file_atomic(path, bytes);
+}
+
+std::vector<std::string> onnx_exportable_functions(int opset) {
+  int table = opset <= kMinOpset ? 6 : table_for(opset);
+  std::set<std::string> names;
+  for (const onnx_export::Rule& r : onnx_export::all_rules())
+    if (r.min_table <= table) names.insert(r.type);
+  return {names.begin(), names.end()};
+}
+
+}  // namespace nn::formats

@@ -1,0 +1,90 @@
+// ONNX operators evaluated at import time: Constant, ConstantOfShape, Shape, Size, Range.
+#include <cmath>
+
+#include "formats/onnx/common/onnx_model_file.hpp"
+#include "formats/onnx/import/op_rules.hpp"
+#include "nn/core/error.hpp"
+
+namespace nn::formats::onnx {
+
+namespace {
+
+void add_int_constant(ImportContext& ctx, const std::string& name, const Shape& shape, const std::vector<int64_t>& v) {
+  ctx.add_constant(name, shape, std::vector<float>(v.begin(), v.end()), v, ::onnx::TensorProto::INT64);
+}
+
+void import_constant(ImportContext& ctx, const NodeView& node) {
+  const std::string out = node.output(0);
+  if (const ::onnx::TensorProto* t = node.get_tensor("value")) {
+    TensorData d = read_tensor(*t, ctx.base_dir());
+    ctx.add_constant(out, d.shape, std::move(d.values), std::move(d.ints), d.data_type);
+  } else if (node.has("value_float")) {
+    ctx.add_constant(out, {}, {node.get_float("value_float", 0)});
+  } else if (node.has("value_floats")) {
+    std::vector<float> v = node.get_floats("value_floats");
+    ctx.add_constant(out, {int64_t(v.size())}, v);
+  } else if (node.has("value_int")) {
+    add_int_constant(ctx, out, {}, {node.get_int("value_int", 0)});
+  } else if (node.has("value_ints")) {
+    std::vector<int64_t> v = node.get_ints("value_ints");
+    add_int_constant(ctx, out, {int64_t(v.size())}, v);
+  } else {
+    NN_FAIL(ErrorCode::kUnsupported) << "Constant without a value, value_float(s) or value_int(s) attribute "
+                                        "(sparse and string constants are not supported)";
+  }
+}
+
+void import_constant_of_shape(ImportContext& ctx, const NodeView& node) {
+  const std::vector<int64_t> dims = ctx.const_ints(node.input(0));
+  float value = 0.0f;
+  int32_t type = ::onnx::TensorProto::FLOAT;
+  if (const ::onnx::TensorProto* t = node.get_tensor("value")) {
+    TensorData d = read_tensor(*t, ctx.base_dir());
+    NN_CHECK(d.values.size() == 1) << "ConstantOfShape value must hold one element";
+    value = d.values[0];
+    type = d.data_type;
+  }
+  Shape shape(dims.begin(), dims.end());
+  const size_t n = size_t(shape_size(shape));
+  ctx.add_constant(node.output(0), shape, std::vector<float>(n, value),
+                   type == ::onnx::TensorProto::FLOAT ? std::vector<int64_t>{} : std::vector<int64_t>(n, int64_t(value)),
+                   type);
+}
+
+void import_shape(ImportContext& ctx, const NodeView& node) {
+  const Shape& s = ctx.shape(node.input(0));
+  const int64_t rank = int64_t(s.size());
+  int64_t start = node.get_int("start", 0), end = node.get_int("end", rank);
+  if (start < 0) start += rank;
+  if (end < 0) end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  std::vector<int64_t> dims(s.begin() + start, s.begin() + end);
+  add_int_constant(ctx, node.output(0), {int64_t(dims.size())}, dims);
+}
+
+void import_size(ImportContext& ctx, const NodeView& node) {
+  add_int_constant(ctx, node.output(0), {}, {shape_size(ctx.shape(node.input(0)))});
+}
+
+void import_range(ImportContext& ctx, const NodeView& node) {
+  const double start = ctx.const_values(node.input(0)).at(0), limit = ctx.const_values(node.input(1)).at(0);
+  const double delta = ctx.const_values(node.input(2)).at(0);
+  NN_CHECK(delta != 0) << "Range delta is 0";
+  const int64_t n = std::max<int64_t>(0, int64_t(std::ceil((limit - start) / delta)));
+  std::vector<float> values(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) values[size_t(i)] = float(start + double(i) * delta);
+  ctx.add_constant(node.output(0), {n}, values, {}, ctx.data_type(node.input(0)));
+}
+
+}  // namespace
+
+void add_shape_rules(std::vector<OpRule>& rules) {
+  rules.push_back({"Constant", 1, 17, import_constant});
+  rules.push_back({"ConstantOfShape", 9, 17, import_constant_of_shape});
+  rules.push_back({"Shape", 1, 17, import_shape});
+  rules.push_back({"Size", 1, 17, import_size});
+  rules.push_back({"Range", 11, 17, import_range});
+}
+
+}  // namespace nn::formats::onnx

@@ -1,0 +1,107 @@
+// ONNX graph walk: opset and operator checks, initializers, inputs, one rule per node, executor exec_0.
+#include "formats/onnx/import/onnx_importer.hpp"
+
+#include <filesystem>
+#include <set>
+
+#include "formats/onnx/common/onnx_model_file.hpp"
+#include "formats/onnx/import/op_rules.hpp"
+#include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
+
+namespace nn::formats::onnx {
+
+namespace {
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+bool default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+
+void add_graph_input(ImportContext& ctx, const ::onnx::ValueInfoProto& info) {
+  NN_CHECK_CODE(info.type().has_tensor_type(), ErrorCode::kUnsupported)
+      << "graph input " << quoted(info.name()) << " is not a tensor (sequences and maps are not supported)";
+  const auto& tt = info.type().tensor_type();
+  Shape static_shape, declared;
+  for (const auto& d : tt.shape().dim()) {
+    if (d.has_dim_value()) {
+      NN_CHECK(d.dim_value() >= 0) << "graph input " << quoted(info.name()) << ": negative dim " << d.dim_value();
+      static_shape.push_back(d.dim_value());
+      declared.push_back(d.dim_value());
+    } else {  // symbolic (dim_param) or unknown: batch-like, 1 at import time
+      static_shape.push_back(1);
+      declared.push_back(-1);
+    }
+  }
+  ctx.add_input(info.name(), static_shape, declared, tt.elem_type());
+}
+
+}  // namespace
+
+std::vector<std::string> unsupported_operators(const ::onnx::ModelProto& model) {
+  const int64_t opset = default_opset(model);
+  std::vector<std::string> missing;
+  std::set<std::string> seen;
+  for (const auto& node : model.graph().node()) {
+    if (default_domain(node.domain()) && find_import_rule(node.op_type(), opset)) continue;
+    const std::string entry = quoted(node.op_type()) + " (domain " +
+                              quoted(node.domain().empty() ? "ai.onnx" : node.domain()) + ", opset " +
+                              std::to_string(opset) + ")";
+    if (seen.insert(entry).second) missing.push_back(entry);
+  }
+  return missing;
+}
+
+ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string& base_dir) {
+  const int64_t opset = default_opset(model);
+  const std::vector<std::string> missing = unsupported_operators(model);
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    NN_FAIL(ErrorCode::kUnsupported) << "op_type " << missing.front()
+                                     << " is currently not supported for NNP conversion (unsupported: " << list
+                                     << ")";
+  }
+  const auto& graph = model.graph();
+  const std::string graph_name = graph.name().empty() ? std::string("network") : graph.name();
+  ImportContext ctx(graph_name, opset, base_dir);
+
+  std::set<std::string> initializer_names, input_names;
+  for (const auto& info : graph.input()) input_names.insert(info.name());
+  for (const auto& init : graph.initializer()) {
+    TensorData t = with_context("initializer " + quoted(init.name()), [&] { return read_tensor(init, base_dir); });
+    // Initializers also listed as graph inputs are overridable: kept as parameters, never folded away.
+    ctx.add_constant(init.name(), t.shape, std::move(t.values), std::move(t.ints), t.data_type,
+                     !input_names.count(init.name()));
+    initializer_names.insert(init.name());
+  }
+  std::vector<std::string> inputs, outputs;
+  for (const auto& info : graph.input()) {
+    if (initializer_names.count(info.name())) continue;  // initializers listed as inputs (IR < 4 style)
+    add_graph_input(ctx, info);
+    inputs.push_back(info.name());
+  }
+  for (const auto& node : graph.node()) {
+    const std::string label = "node " + quoted(node.name().empty() ? node.output_size() ? node.output(0) : "" : node.name()) +
+                              " (" + node.op_type() + ")";
+    with_context(label, [&] {
+      for (const auto& in : node.input())
+        NN_CHECK(in.empty() || ctx.has(in))
+            << "input " << quoted(in) << " is neither a graph input, an initializer nor an earlier node's output";
+      ctx.begin_node(node);
+      find_import_rule(node.op_type(), opset)->fn(ctx, NodeView(node));
+    });
+  }
+  for (const auto& info : graph.output()) {
+    NN_CHECK(ctx.has(info.name())) << "graph output " << quoted(info.name()) << " is never computed";
+    outputs.push_back(info.name());
+  }
+  return ctx.finish(inputs, outputs);
+}
+
+ir::Model import_model(const std::string& path) {
+  const ::onnx::ModelProto model = load_model_proto(path);
+  const std::string base_dir = std::filesystem::path(path).parent_path().string();
+  return with_context(quoted(path), [&] { return import_model_proto(model, base_dir.empty() ? "." : base_dir); });
+}
+
+}  // namespace nn::formats::onnx

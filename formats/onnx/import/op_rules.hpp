@@ -1,0 +1,50 @@
+// The ONNX import table: one rule per (operator, opset range), registered per op family, plus shared helpers.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "formats/onnx/import/import_context.hpp"
+
+namespace nn::formats::onnx {
+
+using ImportFn = void (*)(ImportContext& ctx, const NodeView& node);
+
+struct OpRule {
+  const char* op;
+  int64_t since;  // first opset this rule reads
+  int64_t until;  // last opset this rule reads
+  ImportFn fn;
+};
+
+// Families (one file each).
+void add_elementwise_rules(std::vector<OpRule>& rules);  // import_elementwise.cpp
+void add_binary_rules(std::vector<OpRule>& rules);       // import_binary.cpp
+void add_nn_rules(std::vector<OpRule>& rules);           // import_nn.cpp
+void add_pooling_rules(std::vector<OpRule>& rules);      // import_pooling.cpp
+void add_tensor_rules(std::vector<OpRule>& rules);       // import_tensor.cpp
+void add_shape_rules(std::vector<OpRule>& rules);        // import_shape.cpp
+void add_math_rules(std::vector<OpRule>& rules);         // import_math.cpp
+
+const std::vector<OpRule>& import_rules();
+// The rule for `op` at `opset`, or nullptr.
+const OpRule* find_import_rule(const std::string& op, int64_t opset);
+
+// Helpers shared by the families.
+int64_t normalize_axis(int64_t axis, int64_t rank, const std::string& what = "axis");
+// Reshape `name` to `rank` dims by prepending 1s (numpy broadcasting alignment); unchanged if already.
+std::string align_rank(ImportContext& ctx, const std::string& name, int64_t rank);
+// Reshape to `shape` unless it already has it.
+std::string reshape_to(ImportContext& ctx, const std::string& name, const Shape& shape,
+                       const std::string& output = "");
+// Broadcast `name` to `shape` (aligning ranks first) unless it already has it.
+std::string broadcast_to(ImportContext& ctx, const std::string& name, const Shape& shape);
+// Numpy broadcast result of two shapes; throws naming the node when incompatible.
+Shape broadcast_shapes(const Shape& a, const Shape& b);
+// A float constant of the given shape filled with `value`.
+std::string filled_constant(ImportContext& ctx, const Shape& shape, float value);
+// The integer list held by input i when present and non-empty, else `fallback` (the attribute form).
+std::vector<int64_t> ints_input_or(ImportContext& ctx, const NodeView& node, size_t i,
+                                   const std::vector<int64_t>& fallback);
+
+}  // namespace nn::formats::onnx
