@@ -1,6 +1,8 @@
 // Helpers for the `nncli train` end-to-end tests.
 #include "train_cli_util.hpp"
 
+#include <gtest/gtest.h>
+
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -27,7 +29,10 @@ const std::string& nncli() {
 std::string testdata(const std::string& relative) { return std::string(NN_TESTDATA_DIR) + "/" + relative; }
 
 std::string work_dir(const std::string& tag) {
-  const fs::path dir = fs::path(NN_TRAIN_WORK_DIR) / tag;
+  // Per test: ctest runs tests in parallel, and two tests may use the same tag.
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string test = info ? std::string(info->test_suite_name()) + "." + info->name() : "no_test";
+  const fs::path dir = fs::path(NN_TRAIN_WORK_DIR) / test / tag;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();
