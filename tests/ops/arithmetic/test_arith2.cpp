@@ -4,35 +4,14 @@
 #include <cmath>
 
 #include "op_tester.hpp"
+#include "ref_broadcast.hpp"
 
 using namespace nn::test;
 
 namespace {
-// numpy-style broadcast of two reference arrays through f.
-RefArray broadcast2(const RefArray& a, const RefArray& b, double (*f)(double, double)) {
-  size_t nd = std::max(a.shape.size(), b.shape.size());
-  nn::Shape pa(nd, 1), pb(nd, 1), out(nd);
-  std::copy(a.shape.begin(), a.shape.end(), pa.begin() + (nd - a.shape.size()));
-  std::copy(b.shape.begin(), b.shape.end(), pb.begin() + (nd - b.shape.size()));
-  for (size_t i = 0; i < nd; ++i) out[i] = std::max(pa[i], pb[i]);
-  RefArray y{out, std::vector<double>(size_t(ref_size(out)))};
-  for (int64_t i = 0; i < ref_size(out); ++i) {
-    int64_t rem = i, ia = 0, ib = 0, sa = 1, sb = 1;
-    for (int d = int(nd) - 1; d >= 0; --d) {
-      int64_t k = rem % out[d];
-      rem /= out[d];
-      ia += (pa[d] == 1 ? 0 : k) * sa;
-      ib += (pb[d] == 1 ? 0 : k) * sb;
-      sa *= pa[d];
-      sb *= pb[d];
-    }
-    y.data[size_t(i)] = f(a.data[size_t(ia)], b.data[size_t(ib)]);
-  }
-  return y;
-}
 
 Reference binary_ref(double (*f)(double, double)) {
-  return [f](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{broadcast2(in[0], in[1], f)}; };
+  return [f](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{broadcast_ref(in[0], in[1], f)}; };
 }
 
 void check_binary(const char* op, double (*f)(double, double), double lo = -1, double hi = 1) {

@@ -5,33 +5,12 @@
 #include <limits>
 
 #include "op_tester.hpp"
+#include "ref_broadcast.hpp"
 
 using namespace nn::test;
 
 namespace {
 using Pred2 = bool (*)(double, double);
-// numpy broadcast of a and b through the predicate.
-RefArray broadcast(const RefArray& a, const RefArray& b, Pred2 f) {
-  size_t nd = std::max(a.shape.size(), b.shape.size());
-  nn::Shape pa(nd, 1), pb(nd, 1), out(nd);
-  std::copy(a.shape.begin(), a.shape.end(), pa.begin() + (nd - a.shape.size()));
-  std::copy(b.shape.begin(), b.shape.end(), pb.begin() + (nd - b.shape.size()));
-  for (size_t d = 0; d < nd; ++d) out[d] = std::max(pa[d], pb[d]);
-  RefArray y{out, std::vector<double>(size_t(ref_size(out)))};
-  for (int64_t i = 0; i < ref_size(out); ++i) {
-    int64_t rem = i, ia = 0, ib = 0, sa = 1, sb = 1;
-    for (int d = int(nd) - 1; d >= 0; --d) {
-      int64_t k = rem % out[d];
-      rem /= out[d];
-      ia += (pa[d] == 1 ? 0 : k) * sa;
-      ib += (pb[d] == 1 ? 0 : k) * sb;
-      sa *= pa[d];
-      sb *= pb[d];
-    }
-    y.data[size_t(i)] = f(a.data[size_t(ia)], b.data[size_t(ib)]) ? 1.0 : 0.0;
-  }
-  return y;
-}
 // Small integers in [-2, 2], so equalities and zeros occur often.
 RefArray small_ints(const nn::Shape& s, std::mt19937& rng) {
   RefArray a = random_labels(s, rng, 5);
@@ -46,7 +25,7 @@ OpTestCase forward_case(const char* op, nn::Attrs attrs, std::vector<RefArray> i
 void check2(const char* op, Pred2 f) {
   std::mt19937 rng(41);
   Reference ref = [f](const RefInputs& in, const nn::Attrs&) {
-    return std::vector<RefArray>{broadcast(in[0], in[1], f)};
+    return std::vector<RefArray>{broadcast_ref(in[0], in[1], f)};
   };
   run_op_test(forward_case(op, {}, {small_ints({3, 4}, rng), small_ints({3, 4}, rng)}, ref));
   run_op_test(forward_case(op, {}, {small_ints({2, 3, 4}, rng), small_ints({3, 1}, rng)}, ref));
