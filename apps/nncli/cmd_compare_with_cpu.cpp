@@ -94,6 +94,8 @@ int run_compare_with_cpu(const CompareOptions& opt) {
   compare::CompareSettings s;
   if (!context1.empty()) s.context1 = nn::parse_context(context1);
   if (!context2.empty()) s.context2 = nn::parse_context(context2);
+  nn::check_context_available(s.context1);
+  nn::check_context_available(s.context2);
   s.batch_size = opt.batch_size;
   s.seed = opt.seed;
   s.atol = opt.atol;

@@ -29,12 +29,14 @@ struct ForwardOptions {
   bool replace_path = false;
   std::string result_outdir;
   int64_t batch_size = -1;
+  std::string context;
 };
 
 std::shared_ptr<ForwardOptions> setup_forward(CLI::App& command) {
   auto o = std::make_shared<ForwardOptions>();
   command.add_option("-c,--config", o->config, "Model (.nnp, .nntxt)")->required();
   command.add_option("-p,--param", o->param, "Extra parameter file (.h5, .protobuf, .nnp)");
+  command.add_option("-C,--context", o->context, "Context: cpu, cuda or cudnn[:half][:DEVICE_ID] (default: the model's default_context, else cpu)");
   command.add_option("-d,--dataset", o->dataset, "Dataset: a .csv file or a .cache directory");
   command.add_option("-o,--outdir", o->outdir, "Output directory")->required();
   command.add_option("-f,--outfile", o->outfile, "Result CSV name inside the output directory")
@@ -81,6 +83,7 @@ int run_forward(const ForwardOptions& opt) {
 
   RunnerOptions ro;
   ro.batch_size = opt.batch_size < 1 ? -1 : opt.batch_size;
+  ro.context = select_context(opt.context, model);
   std::vector<std::unique_ptr<ExecutorRunner>> runners;
   for (const auto& e : model.executors) {
     runners.push_back(

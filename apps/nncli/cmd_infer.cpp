@@ -29,6 +29,7 @@ struct InferOptions {
   bool init_missing = false;
   bool no_image_normalization = false;
   uint32_t seed = 0;
+  std::string context;
   std::vector<std::string> files;
 };
 
@@ -43,6 +44,7 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
       ->check(CLI::IsMember({"float32", "uint8", "int32"}));
   command.add_option("-b,--batch_size,--batch-size", o->batch_size, "Batch size (< 1: the network's)")
       ->capture_default_str();
+  command.add_option("-C,--context", o->context, "Context: cpu, cuda or cudnn[:half][:DEVICE_ID] (default: the model's default_context, else cpu)");
   command.add_option("-e,--executor", o->executor, "Executor name (default: the first)");
   command
       .add_option("--format", o->format,
@@ -177,6 +179,7 @@ int run_infer(const InferOptions& opt) {
   ro.batch_size = opt.batch_size;
   ro.init_missing = opt.init_missing;
   ro.seed = opt.seed;
+  ro.context = select_context(opt.context, model);
   ExecutorRunner runner =
       nn::with_context(single_quoted(models.front()), [&] { return ExecutorRunner(model, executor, ro); });
 

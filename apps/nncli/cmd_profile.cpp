@@ -61,6 +61,7 @@ int run_profile(const ProfileOptions& opt) {
     settings.loop.duration_s = opt.duration;
   }
   if (!opt.context.empty()) settings.context = nn::parse_context(opt.context);
+  nn::check_context_available(settings.context);
   settings.batch_size = opt.batch_size;
   settings.seed = opt.seed;
   settings.optimizers = opt.only != "executors";

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "command.hpp"
+#include "executor_runner.hpp"
 #include "formats/nnp/nnp_reader.hpp"
 #include "formats/passes/expand_repeat.hpp"
 #include "nn/core/error.hpp"
@@ -87,17 +88,7 @@ void check_outdir(const std::string& outdir) {
 }
 
 nn::Context training_context(const TrainOptions& opt, const nn::ir::Model& model) {
-  if (!opt.context.empty()) return nn::parse_context(opt.context);
-  nn::Context ctx;
-  if (model.default_context && !model.default_context->backends.empty()) {
-    ctx.backends = model.default_context->backends;
-    try {
-      ctx.device_id = std::stoi(model.default_context->device_id);
-    } catch (const std::exception&) {
-      ctx.device_id = 0;
-    }
-  }
-  return ctx;
+  return select_context(opt.context, model);
 }
 
 class TrainHooks : public nn::train::TrainerHooks {

@@ -21,6 +21,24 @@ std::string list_names(const std::vector<std::string>& names, size_t limit) {
 }
 }  // namespace
 
+nn::Context select_context(const std::string& cli_context, const nn::ir::Model& model) {
+  if (!cli_context.empty()) {
+    nn::Context ctx = nn::parse_context(cli_context);
+    nn::check_context_available(ctx);
+    return ctx;
+  }
+  nn::Context ctx;
+  if (model.default_context && !model.default_context->backends.empty()) {
+    ctx.backends = model.default_context->backends;
+    try {
+      ctx.device_id = std::stoi(model.default_context->device_id);
+    } catch (const std::exception&) {
+      ctx.device_id = 0;
+    }
+  }
+  return nn::context_or_cpu(ctx);
+}
+
 ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executor& executor,
                                const RunnerOptions& options)
     : executor_(executor), rng_(options.seed) {

@@ -24,6 +24,10 @@ struct ExecutorOutput {
   std::vector<float> values;
 };
 
+// The context to run on: the -C value when given (an unavailable backend throws, exit 3), else the model's
+// global_config default_context when this build can run it, else cpu.
+nn::Context select_context(const std::string& cli_context, const nn::ir::Model& model);
+
 class ExecutorRunner {
  public:
   // Builds the executor's network (inference mode). Throws nn::Error for missing parameters unless

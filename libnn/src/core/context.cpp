@@ -4,6 +4,10 @@
 #include <sstream>
 
 #include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
+#ifdef NN_WITH_CUDA
+#include "nn/cuda/cuda.hpp"
+#endif
 
 namespace nn {
 
@@ -38,9 +42,20 @@ Context parse_context(const std::string& spec) {
   std::string item;
   while (std::getline(ss, item, ',')) {
     if (item.empty()) continue;
-    auto colon = item.find(':');
-    std::string name = item.substr(0, colon);
-    std::string type = colon == std::string::npos ? "float" : item.substr(colon + 1);
+    std::vector<std::string> parts;
+    std::stringstream part_stream(item);
+    for (std::string part; std::getline(part_stream, part, ':');) parts.push_back(part);
+    std::string name = parts.empty() ? item : parts[0];
+    std::string type = "float";
+    for (size_t i = 1; i < parts.size(); ++i) {
+      const bool numeric = !parts[i].empty() && parts[i].find_first_not_of("0123456789") == std::string::npos;
+      if (numeric) {
+        NN_CHECK_CODE(parts[i].size() < 6, ErrorCode::kUsage) << "device id in context '" << item << "' is too large";
+        ctx.device_id = std::stoi(parts[i]);
+      } else {
+        type = parts[i];
+      }
+    }
     NN_CHECK_CODE(name == "cpu" || name == "cuda" || name == "cudnn", ErrorCode::kUsage)
         << "unknown context '" << item << "' (expected cpu, cuda or cudnn, optionally with :float or :half)";
     NN_CHECK_CODE(type == "float" || type == "half", ErrorCode::kUsage)
@@ -51,6 +66,56 @@ Context parse_context(const std::string& spec) {
   }
   if (ctx.backends.empty() || ctx.backends.back().rfind("cpu", 0) != 0) ctx.backends.push_back("cpu:float");
   return ctx;
+}
+
+namespace {
+// Empty when CUDA contexts can run, else why not.
+std::string cuda_problem() {
+#ifdef NN_WITH_CUDA
+  return cuda::device_problem();
+#else
+  return "this nncli was built without CUDA";
+#endif
+}
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+  return s;
+}
+}  // namespace
+
+std::vector<std::string> available_backends() {
+  std::vector<std::string> out{"cpu:float"};
+  if (cuda_problem().empty()) {
+    for (const char* b : {"cudnn:float", "cuda:float"}) out.push_back(b);
+  }
+  return out;
+}
+
+void check_context_available(const Context& ctx) {
+  for (const auto& b : ctx.parsed_backends()) {
+    if (b.name == "cpu") continue;
+    const std::string problem = cuda_problem();
+    NN_CHECK_CODE(problem.empty(), ErrorCode::kUnsupported)
+        << "context '" << b.name << ":" << b.type_config << "' unavailable: " << problem
+        << "; available: " << join(available_backends());
+#ifdef NN_WITH_CUDA
+    const int devices = cuda::device_count();
+    NN_CHECK_CODE(ctx.device_id >= 0 && ctx.device_id < devices, ErrorCode::kUnsupported)
+        << "context '" << b.name << ":" << b.type_config << "' unavailable: device " << ctx.device_id
+        << " does not exist (" << devices << " CUDA device" << (devices == 1 ? "" : "s") << ")";
+#endif
+  }
+}
+
+Context context_or_cpu(const Context& ctx) {
+  try {
+    check_context_available(ctx);
+    return ctx;
+  } catch (const Error& e) {
+    NN_LOG_INFO << e.what() << "; running on cpu:float";
+    return cpu_context();
+  }
 }
 
 }  // namespace nn

@@ -198,9 +198,12 @@ void* NdArray::cast_raw(const ArrayKey& key, bool write_only) {
     Copy* c = find_copy(key);
     if (key.device == "cpu") {
       fill_host(c->buffer->ptr, key.dtype, size_, fill_value_);
-    } else {
-      NN_INTERNAL_CHECK(fill_value_ == 0.0) << "non-zero fill on device";
+    } else if (fill_value_ == 0.0) {
       hooks_for(key.device).zero(c->buffer->ptr, c->buffer->bytes);
+    } else {  // fill a host copy and upload it
+      auto host = host_allocate(c->buffer->bytes);
+      fill_host(host->ptr, key.dtype, size_, fill_value_);
+      hooks_for(key.device).from_host(c->buffer->ptr, host->ptr, c->buffer->bytes);
     }
     lazy_fill_ = false;
     head_ = key;

@@ -7,6 +7,9 @@
 
 #include "nn/core/error.hpp"
 #include "solvers/solver_common.hpp"
+#ifdef NN_WITH_CUDA
+#include "nn/cuda/solver_update.hpp"
+#endif
 
 namespace nn {
 
@@ -73,7 +76,16 @@ void Solver::zero_grad() {
 
 void Solver::update() {
   for (auto& e : params_) {
+#ifdef NN_WITH_CUDA
+    // Parameters whose newest copy is on a CUDA device are updated there when the solver has a kernel.
+    const bool on_device = e.var->data()->device() != "cpu" &&
+                           cuda::update_on_device({type(), hyper_parameters(), initial_learning_rate(),
+                                                   decay_rate_, e.state.t},
+                                                  *e.var, e.state);
+    if (!on_device) update_impl(e);
+#else
     update_impl(e);
+#endif
     e.state.t = std::min(e.state.t + 1, std::numeric_limits<uint32_t>::max() - 1);
   }
   if (decay_is_fused_ && !keep_decay_rate_) decay_rate_ = default_decay_;

@@ -48,6 +48,7 @@ class AdamLike : public Solver {
  public:
   double learning_rate() const override { return alpha_; }
   void set_learning_rate(double lr) override { alpha_ = float(lr); }
+  double initial_learning_rate() const override { return init_alpha_; }
 
  protected:
   AdamLike(const Attrs& p, double default_alpha, bool fused = false, double default_decay = 0.0)

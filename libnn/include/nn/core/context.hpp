@@ -21,7 +21,17 @@ struct Context {
 };
 
 Context cpu_context();
-// Parses nnabla_cli's -C/--context value: "cpu", "cuda", "cudnn", "cudnn:half" or a comma list.
+// Parses nnabla_cli's -C/--context value: "cpu", "cuda", "cudnn", "cudnn:half" or a comma list; a numeric
+// part is the device id as upstream's "cudnn[:DEVICE_ID]" ("cudnn:1", "cudnn:half:1").
 Context parse_context(const std::string& spec);
+
+// The "backend:type" entries this build can run now: cpu:float, plus cuda/cudnn when built with CUDA and
+// a device is present.
+std::vector<std::string> available_backends();
+// Throws (kUnsupported) when a backend of ctx other than cpu is not built or has no device, naming what is
+// available: "context 'cudnn:float' unavailable: this nncli was built without CUDA; available: cpu:float".
+void check_context_available(const Context& ctx);
+// ctx when check_context_available accepts it, else the CPU context (with a warning naming why).
+Context context_or_cpu(const Context& ctx);
 
 }  // namespace nn

@@ -50,6 +50,7 @@ class NdArray {
   int64_t size() const { return size_; }
   int ndim() const { return int(shape_.size()); }
   DType dtype() const { return head_.dtype; }  // dtype of the newest copy
+  const std::string& device() const { return head_.device; }  // device of the newest copy ("cpu", "cuda:0")
   // Changes the shape; the data survives when the element count is unchanged (else it is dropped).
   void reshape(const Shape& shape, bool force = false);
 

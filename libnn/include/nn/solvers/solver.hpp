@@ -94,6 +94,8 @@ class Solver {
   virtual Attrs hyper_parameters() const = 0;
   // Rate of the decoupled weight decay for the running update (fused solvers only).
   double fused_decay_rate() const { return decay_rate_; }
+  // The learning rate the solver was created with (AdamW/SgdW scale the decay by lr / initial lr).
+  virtual double initial_learning_rate() const { return learning_rate(); }
 
  private:
   Entry& find_entry(const std::string& name, const char* what);

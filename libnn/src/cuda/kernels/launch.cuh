@@ -1,0 +1,29 @@
+// Launch helpers for the .cu files: grid sizing, grid-stride loops and the post-launch check.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace nn::cuda::k {
+
+constexpr int kThreads = 256;
+
+inline unsigned blocks_for(int64_t n) {
+  int64_t b = (n + kThreads - 1) / kThreads;
+  if (b < 1) b = 1;
+  return unsigned(b > 65535 * 8 ? 65535 * 8 : b);
+}
+
+// Thrown by the launchers and turned into nn::Error by the callers' wrappers (launch_failed in launch.cu).
+void launch_failed(const char* kernel, cudaError_t e);
+inline void check_launch(const char* kernel) {
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) launch_failed(kernel, e);
+}
+
+#define NN_GRID_LOOP(i, n) \
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += int64_t(blockDim.x) * gridDim.x)
+
+}  // namespace nn::cuda::k

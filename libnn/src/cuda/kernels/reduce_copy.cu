@@ -1,0 +1,91 @@
+// Strided copies (transpose, slice, concatenate, broadcast back), sums over axes and bias additions.
+#include "cuda/kernels/kernels.hpp"
+#include "cuda/kernels/launch.cuh"
+
+namespace nn::cuda::k {
+namespace {
+
+__global__ void strided_copy_kernel(int64_t n, StridedView v, const float* src, float* dst, float scale,
+                                    bool accum) {
+  NN_GRID_LOOP(i, n) {
+    int64_t rest = i, so = v.src_offset, dof = v.dst_offset;
+    for (int d = v.ndim - 1; d >= 0; --d) {
+      const int64_t idx = rest % v.shape[d];
+      rest /= v.shape[d];
+      so += idx * v.src_strides[d];
+      dof += idx * v.dst_strides[d];
+    }
+    const float value = scale * src[so];
+    dst[dof] = accum ? dst[dof] + value : value;
+  }
+}
+
+__device__ inline int64_t offset_of(int64_t i, int ndim, const int64_t* shape, const int64_t* strides) {
+  int64_t off = 0;
+  for (int d = ndim - 1; d >= 0; --d) {
+    off += (i % shape[d]) * strides[d];
+    i /= shape[d];
+  }
+  return off;
+}
+
+// One block per output (grid-stride over outputs), threads stride over the reduced elements.
+__global__ void reduce_sum_kernel(ReduceDims d, const float* x, float* y, float scale, bool accum) {
+  __shared__ float partial[kThreads];
+  for (int64_t o = blockIdx.x; o < d.outputs; o += gridDim.x) {
+    const int64_t base = offset_of(o, d.kept_ndim, d.kept_shape, d.kept_strides);
+    float sum = 0.f;
+    for (int64_t r = threadIdx.x; r < d.reduced; r += blockDim.x)
+      sum += x[base + offset_of(r, d.reduced_ndim, d.reduced_shape, d.reduced_strides)];
+    partial[threadIdx.x] = sum;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+      if (threadIdx.x < w) partial[threadIdx.x] += partial[threadIdx.x + w];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) y[o] = accum ? y[o] + scale * partial[0] : scale * partial[0];
+    __syncthreads();
+  }
+}
+
+__global__ void add_bias_rows_kernel(int64_t n, int64_t cols, const float* b, float* y) {
+  NN_GRID_LOOP(i, n) y[i] += b[i % cols];
+}
+
+__global__ void add_bias_channels_kernel(int64_t n, int64_t channels, int64_t inner, const float* b, float* y) {
+  NN_GRID_LOOP(i, n) y[i] += b[(i / inner) % channels];
+}
+
+}  // namespace
+
+void strided_copy(cudaStream_t s, const StridedView& v, const float* src, float* dst, float scale, bool accum) {
+  int64_t n = 1;
+  for (int d = 0; d < v.ndim; ++d) n *= v.shape[d];
+  if (n == 0) return;
+  strided_copy_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, v, src, dst, scale, accum);
+  check_launch("strided_copy_kernel");
+}
+
+void reduce_sum(cudaStream_t s, const ReduceDims& d, const float* x, float* y, float scale, bool accum) {
+  if (d.outputs == 0) return;
+  const int64_t blocks = d.outputs < 65535 * 8 ? d.outputs : 65535 * 8;
+  reduce_sum_kernel<<<unsigned(blocks), kThreads, 0, s>>>(d, x, y, scale, accum);
+  check_launch("reduce_sum_kernel");
+}
+
+void add_bias_rows(cudaStream_t s, int64_t rows, int64_t cols, const float* b, float* y) {
+  const int64_t n = rows * cols;
+  if (n == 0) return;
+  add_bias_rows_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, cols, b, y);
+  check_launch("add_bias_rows_kernel");
+}
+
+void add_bias_channels(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const float* b,
+                       float* y) {
+  const int64_t n = outer * channels * inner;
+  if (n == 0) return;
+  add_bias_channels_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, channels, inner, b, y);
+  check_launch("add_bias_channels_kernel");
+}
+
+}  // namespace nn::cuda::k

@@ -1,0 +1,26 @@
+// The CUDA op files' registration entry points and a base for CUDA Functions whose setup (shape checks and
+// output shapes) is the CPU kernel's own.
+#pragma once
+#include "cuda/common.hpp"
+
+namespace nn::cuda {
+
+void register_elementwise_kernels(OpRegistry& r);
+void register_array_kernels(OpRegistry& r);
+void register_linalg_kernels(OpRegistry& r);
+void register_softmax_kernels(OpRegistry& r);
+
+// setup_impl runs the CPU kernel's setup, so validation, error texts and output shapes are the CPU ones.
+class CudaWithCpuSetup : public CudaFunction {
+ public:
+  CudaWithCpuSetup(const OpSchema& s, const Context& c, const Attrs& a)
+      : CudaFunction(s, c, a), cpu_(OpRegistry::instance().create(s.name, a, cpu_context())) {}
+  bool grad_depends_input_data(int i, int j) const override { return cpu_->grad_depends_input_data(i, j); }
+  bool grad_depends_output_data(int i, int o) const override { return cpu_->grad_depends_output_data(i, o); }
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override { cpu_->setup(in, out); }
+  FunctionPtr cpu_;
+};
+
+}  // namespace nn::cuda

@@ -1,0 +1,148 @@
+// CUDA Affine and BatchMatmul through cuBLAS (row-major products mapped onto column-major SGEMM).
+#include "cuda/kernels/kernels.hpp"
+#include "cuda/ops/cuda_ops.hpp"
+#include "ops/nn_layer/affine_core.hpp"
+
+namespace nn::cuda {
+namespace {
+
+// Row-major C (m x n) = alpha op(A) op(B) + beta C, `batch` times with the given element strides.
+// Column-major view: C^T = op(B)^T op(A)^T, so B and A swap places.
+void gemm_row_major(cublasHandle_t h, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                    const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
+                    int64_t batch = 1, int64_t stride_a = 0, int64_t stride_b = 0, int64_t stride_c = 0) {
+  if (m == 0 || n == 0 || batch == 0) return;
+  const float alpha = 1.f;
+  const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+  if (batch == 1) {
+    NN_CUBLAS_CHECK(cublasSgemm(h, op_b, op_a, int(n), int(m), int(k), &alpha, b, int(ldb), a, int(lda), &beta,
+                                c, int(ldc)));
+  } else {
+    NN_CUBLAS_CHECK(cublasSgemmStridedBatched(h, op_b, op_a, int(n), int(m), int(k), &alpha, b, int(ldb),
+                                              stride_b, a, int(lda), stride_a, &beta, c, int(ldc), stride_c,
+                                              int(batch)));
+  }
+}
+
+class CudaAffine : public CudaFunction {
+ public:
+  using CudaFunction::CudaFunction;
+  bool grad_depends_input_data(int i, int j) const override { return i != 2 && j != 2 && i != j; }
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    Shape b;
+    if (in.size() > 2) b = in[2]->shape();
+    plan_ = ops::plan_affine("Affine", in[0]->shape(), in[1]->shape(), in.size() > 2 ? &b : nullptr,
+                             attrs_.get_int("base_axis", 1));
+    out[0]->reshape(plan_.y_shape, true);
+  }
+  void forward_impl(const Variables& in, const Variables& out) override {
+    auto scope = enter();
+    const float* x = data_in(in[0]);
+    const float* w = data_in(in[1]);
+    const float* b = in.size() > 2 ? data_in(in[2]) : nullptr;
+    float* y = data_out(out[0]);
+    const auto& p = plan_;
+    gemm_row_major(cublas(ctx_.device_id), false, false, p.rows, p.outputs, p.inputs, x, p.inputs, w, p.outputs,
+                   0.f, y, p.outputs);
+    if (b) k::add_bias_rows(st(), p.rows, p.outputs, b, y);
+  }
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    auto scope = enter();
+    const auto& p = plan_;
+    const float* dy = grad_out(out[0]);
+    cublasHandle_t h = cublas(ctx_.device_id);
+    if (prop[0]) {
+      const float* w = data_in(in[1]);
+      gemm_row_major(h, false, true, p.rows, p.inputs, p.outputs, dy, p.outputs, w, p.outputs,
+                     accum[0] ? 1.f : 0.f, grad_in(in[0], accum[0]), p.inputs);
+    }
+    if (prop[1]) {
+      const float* x = data_in(in[0]);
+      gemm_row_major(h, true, false, p.inputs, p.outputs, p.rows, x, p.inputs, dy, p.outputs,
+                     accum[1] ? 1.f : 0.f, grad_in(in[1], accum[1]), p.outputs);
+    }
+    if (in.size() > 2 && prop[2]) {
+      k::ReduceDims d;
+      d.kept_ndim = d.reduced_ndim = 1;
+      d.kept_shape[0] = p.outputs;
+      d.kept_strides[0] = 1;
+      d.reduced_shape[0] = p.rows;
+      d.reduced_strides[0] = p.outputs;
+      d.outputs = p.outputs;
+      d.reduced = p.rows;
+      k::reduce_sum(st(), d, dy, grad_in(in[2], accum[2]), 1.f, accum[2]);
+    }
+  }
+
+ private:
+  ops::AffinePlan plan_;
+};
+
+class CudaBatchMatmul : public CudaWithCpuSetup {
+ public:
+  using CudaWithCpuSetup::CudaWithCpuSetup;
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    CudaWithCpuSetup::setup_impl(in, out);
+    const Shape& as = in[0]->shape();
+    const Shape& bs = in[1]->shape();
+    ta_ = attrs_.get_bool("transpose_a", false);
+    tb_ = attrs_.get_bool("transpose_b", false);
+    rows_a_ = as[as.size() - 2], cols_a_ = as.back();
+    rows_b_ = bs[bs.size() - 2], cols_b_ = bs.back();
+    m_ = ta_ ? cols_a_ : rows_a_;
+    k_ = ta_ ? rows_a_ : cols_a_;
+    n_ = tb_ ? rows_b_ : cols_b_;
+    batch_ = shape_size(as, 0, as.size() - 2);
+  }
+  void forward_impl(const Variables& in, const Variables& out) override {
+    auto scope = enter();
+    const float* a = data_in(in[0]);
+    const float* b = data_in(in[1]);
+    gemm_row_major(cublas(ctx_.device_id), ta_, tb_, m_, n_, k_, a, cols_a_, b, cols_b_, 0.f, data_out(out[0]), n_,
+                   batch_, rows_a_ * cols_a_, rows_b_ * cols_b_, m_ * n_);
+  }
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    auto scope = enter();
+    cublasHandle_t h = cublas(ctx_.device_id);
+    const float* dy = grad_out(out[0]);
+    const int64_t sa = rows_a_ * cols_a_, sb = rows_b_ * cols_b_, sy = m_ * n_;
+    if (prop[0]) {
+      const float* b = data_in(in[1]);
+      float* da = grad_in(in[0], accum[0]);
+      const float beta = accum[0] ? 1.f : 0.f;
+      if (!ta_)  // da (m x k) = dy op(b)^T
+        gemm_row_major(h, false, !tb_, m_, k_, n_, dy, n_, b, cols_b_, beta, da, cols_a_, batch_, sy, sb, sa);
+      else  // da (k x m) = op(b) dy^T
+        gemm_row_major(h, tb_, true, k_, m_, n_, b, cols_b_, dy, n_, beta, da, cols_a_, batch_, sb, sy, sa);
+    }
+    if (prop[1]) {
+      const float* a = data_in(in[0]);
+      float* db = grad_in(in[1], accum[1]);
+      const float beta = accum[1] ? 1.f : 0.f;
+      if (!tb_)  // db (k x n) = op(a)^T dy
+        gemm_row_major(h, !ta_, false, k_, n_, m_, a, cols_a_, dy, n_, beta, db, cols_b_, batch_, sa, sy, sb);
+      else  // db (n x k) = dy^T op(a)
+        gemm_row_major(h, true, ta_, n_, k_, m_, dy, n_, a, cols_a_, beta, db, cols_b_, batch_, sy, sa, sb);
+    }
+  }
+
+ private:
+  bool ta_ = false, tb_ = false;
+  int64_t rows_a_ = 0, cols_a_ = 0, rows_b_ = 0, cols_b_ = 0, m_ = 0, n_ = 0, k_ = 0, batch_ = 1;
+};
+
+}  // namespace
+
+void register_linalg_kernels(OpRegistry& r) {
+  add_float_kernel<CudaAffine>(r, "Affine");
+  add_float_kernel<CudaBatchMatmul>(r, "BatchMatmul");
+}
+
+}  // namespace nn::cuda

@@ -1,0 +1,15 @@
+// Fills the op registry with the CUDA kernels (explicit calls, no static registration objects).
+#include "cuda/ops/cuda_ops.hpp"
+#include "nn/cuda/cuda.hpp"
+
+namespace nn::cuda {
+
+void register_kernels(OpRegistry& r) {
+  init_device();
+  register_elementwise_kernels(r);
+  register_array_kernels(r);
+  register_linalg_kernels(r);
+  register_softmax_kernels(r);
+}
+
+}  // namespace nn::cuda
