@@ -1,5 +1,6 @@
 // bench_ops: milliseconds per forward and per forward+backward of single libnn functions (LayerNormalization
-// over 4096 features, Softmax over 1000 classes, Add2 with broadcasting). One line per case:
+// over 4096 features, Softmax over 1000 classes, Add2 with broadcasting, Sigmoid/ReLU on 1M elements, Sum
+// over an axis, BatchNormalization inference). One line per case:
 // "<case> <forward ms> <forward+backward ms>"; scripts/bench_ops.sh compares them with PyTorch.
 #include <algorithm>
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "nn/graph/functions.hpp"
 #include "nn/graph/variable.hpp"
@@ -72,6 +74,26 @@ int main(int argc, char** argv) {
     auto a = random_variable({32, 64, 56, 56}, rng);
     auto b = random_variable({1, 64, 1, 1}, rng);
     bench("add2_bcast_32x64x56x56+64", nn::call1("Add2", {a, b}), seconds);
+  }
+  {
+    auto x = random_variable({1024, 1024}, rng);
+    bench("sigmoid_1024x1024", nn::call1("Sigmoid", {x}), seconds);
+    bench("relu_1024x1024", nn::call1("ReLU", {x}), seconds);
+  }
+  {
+    auto x = random_variable({64, 1024, 64}, rng);
+    bench("sum_axis1_64x1024x64", nn::call1("Sum", {x}, {{"axes", std::vector<int64_t>{1}}}), seconds);
+  }
+  {
+    auto x = random_variable({64, 64, 56, 56}, rng);
+    auto beta = random_variable({1, 64, 1, 1}, rng);
+    auto gamma = random_variable({1, 64, 1, 1}, rng);
+    auto mean = random_variable({1, 64, 1, 1}, rng, false);
+    auto var = random_variable({1, 64, 1, 1}, rng, false);
+    float* v = var->data()->cast<float>();
+    for (int64_t i = 0; i < var->size(); ++i) v[i] = 1.f + v[i] * v[i];
+    bench("bn_infer_64x64x56x56",
+          nn::call1("BatchNormalization", {x, beta, gamma, mean, var}, {{"batch_stat", false}}), seconds);
   }
   return 0;
 }

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Times single functions through libnn (bench/bench_ops.cpp) and PyTorch in the same run and prints the
 # ratios libnn/PyTorch (> 1: libnn is slower): LayerNormalization over 4096 features, Softmax over 1000
-# classes, Add2 with broadcasting; forward, and forward+backward. PyTorch runs with torch.set_num_threads(2).
-# Usage: scripts/bench_ops.sh [seconds-per-figure]        (BUILD=build-dir to reuse a build)
+# classes, Add2 with broadcasting, Sigmoid/ReLU on 1M elements, Sum over an axis, BatchNormalization
+# inference; forward, and forward+backward. PyTorch runs with torch.set_num_threads(2).
+# Usage: scripts/bench_ops.sh [seconds-per-figure]        (BUILD=build-dir to reuse a build;
+#        BENCH_OPS=path/to/bench_ops to time an already built binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-2}
 BUILD=${BUILD:-build}
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$BUILD" bench_ops >/dev/null
-ours=$("$BUILD/bench/bench_ops" "$SECS")
+if [ -z "${BENCH_OPS:-}" ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C "$BUILD" bench_ops >/dev/null
+  BENCH_OPS="$BUILD/bench/bench_ops"
+fi
+ours=$("$BENCH_OPS" "$SECS")
 echo "== libnn ($(nproc) cores): case, forward ms, forward+backward ms"
 echo "$ours"
 if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
@@ -46,6 +51,12 @@ bench("layer_norm_64x4096", lambda: ((rnd(64, 4096), rnd(4096), rnd(4096)),
       lambda x, b, w: torch.nn.functional.layer_norm(x, (4096,), w, b, 1e-5)))
 bench("softmax_256x1000", lambda: ((rnd(256, 1000),), lambda x: torch.softmax(x, 1)))
 bench("add2_bcast_32x64x56x56+64", lambda: ((rnd(32, 64, 56, 56), rnd(1, 64, 1, 1)), lambda a, b: a + b))
+bench("sigmoid_1024x1024", lambda: ((rnd(1024, 1024),), torch.sigmoid))
+bench("relu_1024x1024", lambda: ((rnd(1024, 1024),), torch.relu))
+bench("sum_axis1_64x1024x64", lambda: ((rnd(64, 1024, 64),), lambda x: x.sum(1)))
+rm, rv = torch.randn(64, generator=g), 1 + torch.randn(64, generator=g) ** 2
+bench("bn_infer_64x64x56x56", lambda: ((rnd(64, 64, 56, 56), rnd(64), rnd(64)),
+      lambda x, b, w: torch.nn.functional.batch_norm(x, rm, rv, w, b, training=False)))
 PY
 )
 echo "== PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)') (2 threads)"

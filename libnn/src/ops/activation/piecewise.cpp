@@ -1,4 +1,5 @@
 // Piecewise activations: ReLU, LeakyReLU, ELU, SELU, ReLU6, HardSigmoid, HardTanh.
+#include "nn/ops/detail/fast_math.hpp"
 #include "ops/detail/unary.hpp"
 
 namespace nn::ops {
@@ -18,7 +19,7 @@ struct ReLUOp {
   using Params = NoParams;
   static constexpr bool kUsesInput = true, kUsesOutput = false;
   static float f(float x, const Params&) { return x > 0.f ? x : 0.f; }
-  static float df(float x, float, const Params&) { return x > 0.f ? 1.f : 0.f; }
+  static float df(float x, float, const Params&) { return fast::select(x > 0.f, 1.f, 0.f); }
 };
 struct LeakyReLUOp {
   using Params = AlphaParams;

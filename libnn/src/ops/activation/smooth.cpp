@@ -1,9 +1,10 @@
 // Smooth activations: Sigmoid, Tanh, Swish, GELU, SoftPlus, SoftSign, LogSigmoid, TanhShrink, Sinc, Mish.
+#include "nn/ops/detail/fast_math.hpp"
 #include "ops/detail/unary.hpp"
 
 namespace nn::ops {
 namespace {
-inline float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
+inline float sigmoid(float x) { return fast::sigmoid(x); }
 // log(1 + exp(x)) without overflow.
 inline float softplus1(float x) { return std::max(x, 0.f) + std::log1p(std::exp(-std::fabs(x))); }
 
@@ -16,7 +17,7 @@ struct SigmoidOp {
 struct TanhOp {
   using Params = NoParams;
   static constexpr bool kUsesInput = false, kUsesOutput = true;
-  static float f(float x, const Params&) { return std::tanh(x); }
+  static float f(float x, const Params&) { return fast::tanh(x); }
   static float df(float, float y, const Params&) { return 1.f - y * y; }
 };
 struct SwishOp {
@@ -31,9 +32,9 @@ struct GELUOp {
   static constexpr bool kUsesInput = true, kUsesOutput = false;
   static constexpr float kC = 0.7978845608028654f;  // sqrt(2 / pi)
   static constexpr float kA = 0.044715f;
-  static float f(float x, const Params&) { return 0.5f * x * (1.f + std::tanh(kC * (x + kA * x * x * x))); }
+  static float f(float x, const Params&) { return 0.5f * x * (1.f + fast::tanh(kC * (x + kA * x * x * x))); }
   static float df(float x, float, const Params&) {
-    float t = std::tanh(kC * (x + kA * x * x * x));
+    float t = fast::tanh(kC * (x + kA * x * x * x));
     return 0.5f * (1.f + t) + 0.5f * x * (1.f - t * t) * kC * (1.f + 3.f * kA * x * x);
   }
 };

@@ -1,7 +1,10 @@
 // Softmax and LogSoftmax along an axis (default last), numerically stable (max subtracted).
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
+#include "nn/ops/detail/fast_math.hpp"
 #include "ops/activation/axis_split.hpp"
 #include "ops/detail/op_common.hpp"
 
@@ -22,35 +25,62 @@ class SoftmaxBase : public Function {
     split_ = split_at_axis(s, axis);
     out[0]->reshape(s, true);
   }
-  // Calls f(offset_of_first, stride) for every (outer, inner) line along the axis.
+  // Splits the work into units, each a block of `inner` columns [j0, j1) of one outer index, and calls
+  // f(base, j0, j1) with base the offset of (outer, 0, 0); element (c, j) of the unit is base + c * inner +
+  // j.
   template <class F>
-  void for_each_line(F&& f) const {
-    const int64_t lines = split_.outer * split_.inner;
+  void for_each_unit(F&& f) const {
     const int64_t inner = split_.inner, size = split_.size;
-    auto body = [&](int64_t l) {
-      int64_t o = l / inner, j = l % inner;
-      f(o * size * inner + j, inner);
+    if (size == 0 || inner == 0) return;
+    const int64_t chunks = (inner + kColumns - 1) / kColumns;
+    const int64_t units = split_.outer * chunks;
+    auto body = [&](int64_t u) {
+      const int64_t o = u / chunks, j0 = (u % chunks) * kColumns;
+      f(o * size * inner, j0, std::min(inner, j0 + kColumns));
     };
-    if (lines * size >= kParallelThreshold) {
+    if (units > 1 && units * size * std::min(inner, kColumns) >= kParallelThreshold) {
 #pragma omp parallel for schedule(static)
-      for (int64_t l = 0; l < lines; ++l) body(l);
+      for (int64_t u = 0; u < units; ++u) body(u);
     } else {
-      for (int64_t l = 0; l < lines; ++l) body(l);
+      for (int64_t u = 0; u < units; ++u) body(u);
     }
   }
+  static constexpr int64_t kColumns = 256;  // columns per unit when the axis is not the last one
   AxisSplit split_;
 };
 
-// Writes the shifted values x - max and returns log(sum(exp(x - max))) for one line.
-inline float shifted_log_sum_exp(const float* x, float* y, int64_t n, int64_t stride) {
+// Writes exp(x - max) into e for one contiguous line and returns (max, sum of e).
+inline std::pair<float, float> exp_shifted_line(const float* x, float* e, int64_t n) {
   float m = x[0];
-  for (int64_t c = 1; c < n; ++c) m = std::max(m, x[c * stride]);
+#pragma omp simd reduction(max : m)
+  for (int64_t c = 0; c < n; ++c) m = std::max(m, x[c]);
   float s = 0.f;
+#pragma omp simd reduction(+ : s)
   for (int64_t c = 0; c < n; ++c) {
-    y[c * stride] = x[c * stride] - m;
-    s += std::exp(y[c * stride]);
+    e[c] = fast::exp(x[c] - m);
+    s += e[c];
   }
-  return std::log(s);
+  return {m, s};
+}
+
+// The same over columns [j0, j1) of an (n, inner) block: per-column max in m and sum in s.
+inline void exp_shifted_columns(const float* x, float* e, int64_t n, int64_t inner, int64_t j0, int64_t j1,
+                                float* m, float* s) {
+  for (int64_t j = j0; j < j1; ++j) m[j - j0] = x[j], s[j - j0] = 0.f;
+  for (int64_t c = 1; c < n; ++c) {
+    const float* xr = x + c * inner;
+#pragma omp simd
+    for (int64_t j = j0; j < j1; ++j) m[j - j0] = std::max(m[j - j0], xr[j]);
+  }
+  for (int64_t c = 0; c < n; ++c) {
+    const float* xr = x + c * inner;
+    float* er = e + c * inner;
+#pragma omp simd
+    for (int64_t j = j0; j < j1; ++j) {
+      er[j] = fast::exp(xr[j] - m[j - j0]);
+      s[j - j0] += er[j];
+    }
+  }
 }
 
 class Softmax : public SoftmaxBase {
@@ -61,10 +91,23 @@ class Softmax : public SoftmaxBase {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
-    const int64_t n = split_.size;
-    for_each_line([&](int64_t off, int64_t st) {
-      float lse = shifted_log_sum_exp(x + off, y + off, n, st);
-      for (int64_t c = 0; c < n; ++c) y[off + c * st] = std::exp(y[off + c * st] - lse);
+    const int64_t n = split_.size, inner = split_.inner;
+    for_each_unit([&](int64_t base, int64_t j0, int64_t j1) {
+      if (inner == 1) {
+        const float inv = 1.f / exp_shifted_line(x + base, y + base, n).second;
+        float* yr = y + base;
+#pragma omp simd
+        for (int64_t c = 0; c < n; ++c) yr[c] *= inv;
+        return;
+      }
+      float m[kColumns], s[kColumns];
+      exp_shifted_columns(x + base, y + base, n, inner, j0, j1, m, s);
+      for (int64_t j = j0; j < j1; ++j) s[j - j0] = 1.f / s[j - j0];
+      for (int64_t c = 0; c < n; ++c) {
+        float* yr = y + base + c * inner;
+#pragma omp simd
+        for (int64_t j = j0; j < j1; ++j) yr[j] *= s[j - j0];
+      }
     });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
@@ -74,13 +117,34 @@ class Softmax : public SoftmaxBase {
     const float* dy = out_grad(out[0]);
     float* dx = in_grad(in[0], accum[0]);
     const bool acc = accum[0];
-    const int64_t n = split_.size;
-    for_each_line([&](int64_t off, int64_t st) {
-      float dot = 0.f;
-      for (int64_t c = 0; c < n; ++c) dot += dy[off + c * st] * y[off + c * st];
+    const int64_t n = split_.size, inner = split_.inner;
+    // dx = y * (dy - sum(dy * y)) along the axis.
+    auto update = [acc](float* dxr, const float* yr, const float* dyr, int64_t len, auto dot_at) {
+      if (acc) {
+#pragma omp simd
+        for (int64_t k = 0; k < len; ++k) dxr[k] += yr[k] * (dyr[k] - dot_at(k));
+      } else {
+#pragma omp simd
+        for (int64_t k = 0; k < len; ++k) dxr[k] = yr[k] * (dyr[k] - dot_at(k));
+      }
+    };
+    for_each_unit([&](int64_t base, int64_t j0, int64_t j1) {
+      if (inner == 1) {
+        float dot = 0.f;
+#pragma omp simd reduction(+ : dot)
+        for (int64_t k = 0; k < n; ++k) dot += y[base + k] * dy[base + k];
+        update(dx + base, y + base, dy + base, n, [dot](int64_t) { return dot; });
+        return;
+      }
+      float dot[kColumns] = {};
       for (int64_t c = 0; c < n; ++c) {
-        int64_t i = off + c * st;
-        store_grad(dx, i, y[i] * (dy[i] - dot), acc);
+        const int64_t off = base + c * inner + j0;
+#pragma omp simd
+        for (int64_t k = 0; k < j1 - j0; ++k) dot[k] += y[off + k] * dy[off + k];
+      }
+      for (int64_t c = 0; c < n; ++c) {
+        const int64_t off = base + c * inner + j0;
+        update(dx + off, y + off, dy + off, j1 - j0, [&dot](int64_t k) { return dot[k]; });
       }
     });
   }
@@ -94,10 +158,27 @@ class LogSoftmax : public SoftmaxBase {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
-    const int64_t n = split_.size;
-    for_each_line([&](int64_t off, int64_t st) {
-      float lse = shifted_log_sum_exp(x + off, y + off, n, st);
-      for (int64_t c = 0; c < n; ++c) y[off + c * st] -= lse;
+    const int64_t n = split_.size, inner = split_.inner;
+    for_each_unit([&](int64_t base, int64_t j0, int64_t j1) {
+      if (inner == 1) {
+        const auto [m, s] = exp_shifted_line(x + base, y + base, n);
+        // (x - max) - log(sum): folding max + log(sum) into one float first loses digits for large x.
+        const float log_s = std::log(s);
+        const float* xr = x + base;
+        float* yr = y + base;
+#pragma omp simd
+        for (int64_t c = 0; c < n; ++c) yr[c] = (xr[c] - m) - log_s;
+        return;
+      }
+      float m[kColumns], s[kColumns];
+      exp_shifted_columns(x + base, y + base, n, inner, j0, j1, m, s);
+      for (int64_t j = j0; j < j1; ++j) s[j - j0] = std::log(s[j - j0]);
+      for (int64_t c = 0; c < n; ++c) {
+        const float* xr = x + base + c * inner;
+        float* yr = y + base + c * inner;
+#pragma omp simd
+        for (int64_t j = j0; j < j1; ++j) yr[j] = (xr[j] - m[j - j0]) - s[j - j0];
+      }
     });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
@@ -107,13 +188,34 @@ class LogSoftmax : public SoftmaxBase {
     const float* dy = out_grad(out[0]);
     float* dx = in_grad(in[0], accum[0]);
     const bool acc = accum[0];
-    const int64_t n = split_.size;
-    for_each_line([&](int64_t off, int64_t st) {
-      float sum = 0.f;
-      for (int64_t c = 0; c < n; ++c) sum += dy[off + c * st];
+    const int64_t n = split_.size, inner = split_.inner;
+    // dx = dy - exp(y) * sum(dy) along the axis.
+    auto update = [acc](float* dxr, const float* yr, const float* dyr, int64_t len, auto sum_at) {
+      if (acc) {
+#pragma omp simd
+        for (int64_t k = 0; k < len; ++k) dxr[k] += dyr[k] - fast::exp(yr[k]) * sum_at(k);
+      } else {
+#pragma omp simd
+        for (int64_t k = 0; k < len; ++k) dxr[k] = dyr[k] - fast::exp(yr[k]) * sum_at(k);
+      }
+    };
+    for_each_unit([&](int64_t base, int64_t j0, int64_t j1) {
+      if (inner == 1) {
+        float sum = 0.f;
+#pragma omp simd reduction(+ : sum)
+        for (int64_t k = 0; k < n; ++k) sum += dy[base + k];
+        update(dx + base, y + base, dy + base, n, [sum](int64_t) { return sum; });
+        return;
+      }
+      float sum[kColumns] = {};
       for (int64_t c = 0; c < n; ++c) {
-        int64_t i = off + c * st;
-        store_grad(dx, i, dy[i] - std::exp(y[i]) * sum, acc);
+        const int64_t off = base + c * inner + j0;
+#pragma omp simd
+        for (int64_t k = 0; k < j1 - j0; ++k) sum[k] += dy[off + k];
+      }
+      for (int64_t c = 0; c < n; ++c) {
+        const int64_t off = base + c * inner + j0;
+        update(dx + off, y + off, dy + off, j1 - j0, [&sum](int64_t k) { return sum[k]; });
       }
     });
   }

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "nn/core/error.hpp"
 #include "nn/graph/functions.hpp"
@@ -36,6 +37,29 @@ inline void parallel_for(int64_t n, F&& f) {
   } else {
     for (int64_t i = 0; i < n; ++i) f(i);
   }
+}
+
+// Splits [0, n) into one contiguous range per OpenMP thread and calls range(begin, end, thread); a single
+// range on the calling thread when `work` (elements touched; default n) is below kParallelThreshold.
+// Thread indices stay below parallel_range_count(work).
+inline int parallel_range_count(int64_t work) {
+  return work < kParallelThreshold || omp_in_parallel() ? 1 : omp_get_max_threads();
+}
+template <class Range>
+inline void parallel_ranges(int64_t n, int64_t work, Range&& range) {
+  if (parallel_range_count(work) == 1 || n < 2) {
+    range(int64_t(0), n, 0);
+    return;
+  }
+#pragma omp parallel
+  {
+    const int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+    range(n * t / threads, n * (t + 1) / threads, int(t));
+  }
+}
+template <class Range>
+inline void parallel_ranges(int64_t n, Range&& range) {
+  parallel_ranges(n, n, std::forward<Range>(range));
 }
 
 // Registers schema and CPU kernel of a Function subclass F.

@@ -12,6 +12,10 @@ struct ReducePlan {
   int64_t out_size = 1, reduce_size = 1;
   // For each output element, the base offset; for each reduced element, an offset added to it.
   std::vector<int64_t> out_offsets, red_offsets;
+  // When the reduced axes are adjacent (size-1 axes aside), the input is (outer, reduce_size, inner) in C
+  // order and the output (outer, inner): the kernels then loop contiguously.
+  bool blocked = false;
+  int64_t outer = 1, inner = 1;
 };
 
 // axes empty with has_axes=false means all axes (nnabla's default).

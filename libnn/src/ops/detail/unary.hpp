@@ -17,19 +17,17 @@ class UnaryFunction : public Function {
   bool grad_depends_input_data(int, int) const override { return Op::kUsesInput; }
 
  protected:
-  void setup_impl(const Variables& in, const Variables& out) override { out[0]->reshape(in[0]->shape(), true); }
+  void setup_impl(const Variables& in, const Variables& out) override {
+    out[0]->reshape(in[0]->shape(), true);
+  }
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
     const auto p = p_;
-    const int64_t n = in[0]->size();
-    if (n >= kParallelThreshold) {
-#pragma omp parallel for simd schedule(static)
-      for (int64_t i = 0; i < n; ++i) y[i] = Op::f(x[i], p);
-    } else {
+    parallel_ranges(in[0]->size(), [&](int64_t begin, int64_t end, int) {
 #pragma omp simd
-      for (int64_t i = 0; i < n; ++i) y[i] = Op::f(x[i], p);
-    }
+      for (int64_t i = begin; i < end; ++i) y[i] = Op::f(x[i], p);
+    });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -39,13 +37,19 @@ class UnaryFunction : public Function {
     const float* dy = out_grad(out[0]);
     float* dx = in_grad(in[0], accum[0]);
     const auto p = p_;
-    const int64_t n = in[0]->size();
     const bool acc = accum[0];
-    auto body = [&](int64_t i) {
-      float g = dy[i] * Op::df(x ? x[i] : 0.f, y ? y[i] : 0.f, p);
-      dx[i] = acc ? dx[i] + g : g;
-    };
-    parallel_for(n, body);
+    parallel_ranges(in[0]->size(), [&](int64_t begin, int64_t end, int) {
+      auto grad_at = [&](int64_t i) {
+        return dy[i] * Op::df(Op::kUsesInput ? x[i] : 0.f, Op::kUsesOutput ? y[i] : 0.f, p);
+      };
+      if (acc) {
+#pragma omp simd
+        for (int64_t i = begin; i < end; ++i) dx[i] += grad_at(i);
+      } else {
+#pragma omp simd
+        for (int64_t i = begin; i < end; ++i) dx[i] = grad_at(i);
+      }
+    });
   }
 
  private:

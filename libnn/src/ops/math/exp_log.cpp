@@ -1,4 +1,5 @@
 // Exp, Log, Abs, Erf with graph gradients; Sign, Round, Ceil, Floor with straight-through gradients.
+#include "nn/ops/detail/fast_math.hpp"
 #include "ops/detail/unary.hpp"
 
 namespace nn::ops {
@@ -6,7 +7,7 @@ namespace {
 struct ExpOp {
   using Params = NoParams;
   static constexpr bool kUsesInput = false, kUsesOutput = true;
-  static float f(float x, const Params&) { return std::exp(x); }
+  static float f(float x, const Params&) { return fast::exp(x); }
   static float df(float, float y, const Params&) { return y; }
 };
 struct LogOp {

@@ -1,5 +1,7 @@
 // BatchNormalization (nnabla semantics): batch statistics with running-stat update, or running statistics.
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "ops/detail/op_common.hpp"
 
@@ -55,13 +57,24 @@ class BatchNormalization : public Function {
     batch_var_.assign(size_t(channels_), 0.f);
   }
 
-  // Calls f(flat index) over every element of channel c.
+  // Calls f(first, length) for the contiguous inner blocks of channel c.
   template <class F>
-  void for_channel(int64_t c, F&& f) const {
-    for (int64_t o = 0; o < outer_; ++o) {
-      const int64_t base = (o * channels_ + c) * inner_;
-      for (int64_t k = 0; k < inner_; ++k) f(base + k);
-    }
+  void for_channel_blocks(int64_t c, F&& f) const {
+    for (int64_t o = 0; o < outer_; ++o) f((o * channels_ + c) * inner_, inner_);
+  }
+  // Calls f(c) for every channel, on all threads for large arrays.
+  template <class F>
+  void for_each_channel(F&& f) const {
+    parallel_ranges(channels_, outer_ * channels_ * inner_, [&](int64_t c0, int64_t c1, int) {
+      for (int64_t c = c0; c < c1; ++c) f(c);
+    });
+  }
+  // Calls f(first, length, c) for every (outer, channel) block, on all threads for large arrays.
+  template <class F>
+  void for_each_block(F&& f) const {
+    parallel_ranges(outer_ * channels_, outer_ * channels_ * inner_, [&](int64_t b0, int64_t b1, int) {
+      for (int64_t b = b0; b < b1; ++b) f(b * inner_, inner_, b % channels_);
+    });
   }
 
   void forward_impl(const Variables& in, const Variables& out) override {
@@ -91,23 +104,44 @@ class BatchNormalization : public Function {
       mean = in_data(in[mean_]);
       var = in_data(in[var_]);
     }
+    std::vector<float> scale(static_cast<size_t>(channels_)), shift(static_cast<size_t>(channels_));
     for (int64_t c = 0; c < channels_; ++c) {
-      const float scale = (gamma ? gamma[c] : 1.f) / std::sqrt(var[c] + eps_);
-      const float shift = (beta ? beta[c] : 0.f) - mean[c] * scale;
-      for_channel(c, [&](int64_t i) { y[i] = x[i] * scale + shift; });
+      scale[c] = (gamma ? gamma[c] : 1.f) / std::sqrt(var[c] + eps_);
+      shift[c] = (beta ? beta[c] : 0.f) - mean[c] * scale[c];
     }
+    for_each_block([&](int64_t first, int64_t len, int64_t c) {
+      const float sc = scale[c], sh = shift[c];
+      const float* xb = x + first;
+      float* yb = y + first;
+#pragma omp simd
+      for (int64_t k = 0; k < len; ++k) yb[k] = xb[k] * sc + sh;
+    });
   }
 
   void compute_batch_stats(const float* x) {
     const double n = double(outer_ * inner_);
-    for (int64_t c = 0; c < channels_; ++c) {
+    for_each_channel([&](int64_t c) {
       double sum = 0, sq = 0;
-      for_channel(c, [&](int64_t i) { sum += x[i]; });
+      for_channel_blocks(c, [&](int64_t first, int64_t len) {
+        const float* xb = x + first;
+        float s = 0.f;
+#pragma omp simd reduction(+ : s)
+        for (int64_t k = 0; k < len; ++k) s += xb[k];
+        sum += s;
+      });
       const double m = n > 0 ? sum / n : 0.0;
-      for_channel(c, [&](int64_t i) { sq += (x[i] - m) * (x[i] - m); });
+      const float mf = float(m);
+      for_channel_blocks(c, [&](int64_t first, int64_t len) {
+        const float* xb = x + first;
+        float s = 0.f;
+#pragma omp simd reduction(+ : s)
+        for (int64_t k = 0; k < len; ++k) s += (xb[k] - mf) * (xb[k] - mf);
+        sq += s;
+      });
+      const double rounding = m - double(mf);  // the float mean's offset from the exact one
       batch_mean_[c] = float(m);
-      batch_var_[c] = float(n > 0 ? sq / n : 0.0);
-    }
+      batch_var_[c] = float(n > 0 ? std::max(0.0, sq / n - rounding * rounding) : 0.0);
+    });
   }
 
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
@@ -125,39 +159,66 @@ class BatchNormalization : public Function {
     float* dgamma = gamma_ >= 0 && prop[gamma_] ? in_grad(in[gamma_], accum[gamma_]) : nullptr;
     float* drm = prop[mean_] ? in_grad(in[mean_], accum[mean_]) : nullptr;
     float* drv = prop[var_] ? in_grad(in[var_], accum[var_]) : nullptr;
-    for (int64_t c = 0; c < channels_; ++c) {
-      const double g = gamma ? gamma[c] : 1.0, m = mean[c], v = double(var[c]) + eps_;
-      const double inv_std = 1.0 / std::sqrt(v);
-      double sum_dy = 0, sum_dy_xc = 0;  // sum(dy), sum(dy * (x - mean))
-      for_channel(c, [&](int64_t i) {
-        sum_dy += dy[i];
-        sum_dy_xc += dy[i] * (x[i] - m);
+    // Per channel: sum(dy) and sum(dy * (x - mean)).
+    std::vector<double> sum_dy(static_cast<size_t>(channels_)), sum_dy_xc(static_cast<size_t>(channels_));
+    for_each_channel([&](int64_t c) {
+      const float m = mean[c];
+      double s_dy = 0, s_dy_xc = 0;
+      for_channel_blocks(c, [&](int64_t first, int64_t len) {
+        const float* xb = x + first;
+        const float* dyb = dy + first;
+        float a = 0.f, b = 0.f;
+#pragma omp simd reduction(+ : a, b)
+        for (int64_t k = 0; k < len; ++k) {
+          a += dyb[k];
+          b += dyb[k] * (xb[k] - m);
+        }
+        s_dy += a;
+        s_dy_xc += b;
       });
-      if (dbeta) store_grad(dbeta, c, float(sum_dy), accum[beta_]);
-      if (dgamma) store_grad(dgamma, c, float(sum_dy_xc * inv_std), accum[gamma_]);
+      sum_dy[c] = s_dy;
+      sum_dy_xc[c] = s_dy_xc;
+    });
+    // dx = dy * k_dy + (x - mean) * k_xc + k_const per channel.
+    std::vector<float> k_dy(static_cast<size_t>(channels_)), k_xc(static_cast<size_t>(channels_)),
+        k_const(static_cast<size_t>(channels_));
+    for (int64_t c = 0; c < channels_; ++c) {
+      const double g = gamma ? gamma[c] : 1.0, v = double(var[c]) + eps_;
+      const double inv_std = 1.0 / std::sqrt(v);
+      if (dbeta) store_grad(dbeta, c, float(sum_dy[c]), accum[beta_]);
+      if (dgamma) store_grad(dgamma, c, float(sum_dy_xc[c] * inv_std), accum[gamma_]);
+      k_dy[c] = float(g * inv_std);
       if (batch_stat_) {
         // y does not depend on the running statistics.
         if (drm) store_grad(drm, c, 0.f, accum[mean_]);
         if (drv) store_grad(drv, c, 0.f, accum[var_]);
-        if (!dx) continue;
         // Through x_hat = (x - m) / sqrt(v): dvar and dmean, plus gradients arriving at the stat outputs.
         // sum(x - m) is 0 for the batch mean, so dmean has no dvar term.
-        const double dvar = -0.5 * g * sum_dy_xc * inv_std / v + (dvar_out ? dvar_out[c] : 0.0);
-        const double dmean = -g * sum_dy * inv_std + (dmean_out ? dmean_out[c] : 0.0);
-        const bool acc = accum[0];
-        for_channel(c, [&](int64_t i) {
-          const double gx = dy[i] * g * inv_std + dvar * 2.0 * (x[i] - m) / n + dmean / n;
-          store_grad(dx, i, float(gx), acc);
-        });
+        const double dvar = -0.5 * g * sum_dy_xc[c] * inv_std / v + (dvar_out ? dvar_out[c] : 0.0);
+        const double dmean = -g * sum_dy[c] * inv_std + (dmean_out ? dmean_out[c] : 0.0);
+        k_xc[c] = float(dvar * 2.0 / n);
+        k_const[c] = float(dmean / n);
       } else {
-        if (drm) store_grad(drm, c, float(-g * sum_dy * inv_std), accum[mean_]);
-        if (drv) store_grad(drv, c, float(-0.5 * g * sum_dy_xc * inv_std / v), accum[var_]);
-        if (!dx) continue;
-        const float scale = float(g * inv_std);
-        const bool acc = accum[0];
-        for_channel(c, [&](int64_t i) { store_grad(dx, i, dy[i] * scale, acc); });
+        if (drm) store_grad(drm, c, float(-g * sum_dy[c] * inv_std), accum[mean_]);
+        if (drv) store_grad(drv, c, float(-0.5 * g * sum_dy_xc[c] * inv_std / v), accum[var_]);
+        k_xc[c] = k_const[c] = 0.f;
       }
     }
+    if (!dx) return;
+    const bool acc = accum[0];
+    for_each_block([&](int64_t first, int64_t len, int64_t c) {
+      const float a = k_dy[c], b = k_xc[c], k = k_const[c], m = mean[c];
+      const float* xb = x + first;
+      const float* dyb = dy + first;
+      float* dxb = dx + first;
+      if (acc) {
+#pragma omp simd
+        for (int64_t i = 0; i < len; ++i) dxb[i] += dyb[i] * a + (xb[i] - m) * b + k;
+      } else {
+#pragma omp simd
+        for (int64_t i = 0; i < len; ++i) dxb[i] = dyb[i] * a + (xb[i] - m) * b + k;
+      }
+    });
   }
 
  private:

@@ -2,6 +2,7 @@
 // that arrive at the optional mean/variance outputs.
 #include "ops/normalization/stat_norm.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace nn::ops {
@@ -64,6 +65,7 @@ void StatNormalization::setup_impl(const Variables& in, const Variables& out) {
   rstd_.assign(size_t(groups_), 0.0);
   out[0]->reshape(in[0]->shape(), true);
   for (size_t o = 1; o < out.size(); ++o) out[o]->reshape(stat_output_shape(layout_), true);
+  plan_contiguous();
 }
 
 void StatNormalization::compute_stats(const float* x) {
@@ -86,13 +88,17 @@ void StatNormalization::forward_impl(const Variables& in, const Variables& out) 
   const float* x = in_data(in[0]);
   const float* beta = beta_ < 0 ? nullptr : in_data(in[beta_]);
   const float* gamma = gamma_ < 0 ? nullptr : in_data(in[gamma_]);
-  compute_stats(x);
   float* y = out_data(out[0]);
-  const int64_t n = int64_t(stat_index_.size());
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t s = stat_index_[i];
-    const double xh = (x[i] - mean_[s]) * rstd_[s];
-    y[i] = float(xh * (gamma ? gamma[gamma_index_[i]] : 1.0f) + (beta ? beta[beta_index_[i]] : 0.0f));
+  if (contiguous_) {
+    forward_contiguous(x, beta, gamma, y);
+  } else {
+    compute_stats(x);
+    const int64_t n = int64_t(stat_index_.size());
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t s = stat_index_[i];
+      const double xh = (x[i] - mean_[s]) * rstd_[s];
+      y[i] = float(xh * (gamma ? gamma[gamma_index_[i]] : 1.0f) + (beta ? beta[beta_index_[i]] : 0.0f));
+    }
   }
   if (out.size() == 3) {
     float* m = out_data(out[1]);
@@ -106,6 +112,10 @@ void StatNormalization::forward_impl(const Variables& in, const Variables& out) 
 
 void StatNormalization::backward_impl(const Variables& in, const Variables& out,
                                       const std::vector<bool>& prop, const std::vector<bool>& accum) {
+  if (contiguous_) {
+    backward_contiguous(in, out, prop, accum);
+    return;
+  }
   const float* x = in_data(in[0]);
   const float* dy = out_grad(out[0]);
   const float* gamma = gamma_ < 0 ? nullptr : in_data(in[gamma_]);

@@ -39,8 +39,23 @@ class StatNormalization : public Function {
   int beta_ = -1, gamma_ = -1;  // input indices (-1: absent)
 
  private:
+  // A run of elements [begin, begin + len) of one statistics group whose beta/gamma offsets start at
+  // beta/gamma and advance by `stride` (1: a run of distinct parameters, 0: one shared parameter).
+  struct ParamRun {
+    int64_t begin, len, beta, gamma;
+  };
   void compute_stats(const float* x);
+  void plan_contiguous();
+  void compute_group_stats(const float* x, int64_t g);
+  void forward_contiguous(const float* x, const float* beta, const float* gamma, float* y);
+  void backward_contiguous(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                           const std::vector<bool>& accum);
   NormLayout layout_;
+  // Fast path: each statistics group is a contiguous block of count_ elements (group g at g * count_),
+  // its parameter offsets described by runs (runs_per_group_ per group, all of the same stride).
+  bool contiguous_ = false;
+  int64_t runs_per_group_ = 0, run_stride_ = 0;
+  std::vector<ParamRun> runs_;
   int64_t groups_ = 1, count_ = 1;                              // statistic groups, elements per group
   std::vector<int64_t> stat_index_, beta_index_, gamma_index_;  // per work element
   std::vector<double> mean_, rstd_, var_;

@@ -79,26 +79,109 @@ class MaxPooling : public Function {
   }
 
  private:
-  // One 2-D map with plain loops: the hot case (CNN max pooling).
+  // One 2-D map: the hot case (CNN max pooling). Columns whose window is whole (not clipped by the
+  // padding) run as branch-free loops over the output columns that the compiler vectorizes; the few
+  // clipped ones at the borders take the scalar path.
   static void max_2d(const PoolPlan& p, const float* xm, float* ym, int32_t* am) {
-    const int64_t oh = p.out[0], ow = p.out[1], w = p.in[1];
+    const int64_t oh = p.out[0], ow = p.out[1], kw = p.kernel[1];
+    int64_t first = 0, last = ow;  // [first, last): the whole-window columns
+    while (first < ow && p.hi[1][size_t(first)] - p.lo[1][size_t(first)] != kw) ++first;
+    last = first;
+    while (last < ow && p.hi[1][size_t(last)] - p.lo[1][size_t(last)] == kw) ++last;
     for (int64_t i = 0; i < oh; ++i) {
       const int64_t r0 = p.lo[0][size_t(i)], r1 = p.hi[0][size_t(i)];
-      for (int64_t j = 0; j < ow; ++j) {
-        const int64_t c0 = p.lo[1][size_t(j)], c1 = p.hi[1][size_t(j)];
-        float best = -std::numeric_limits<float>::infinity();
-        int32_t arg = -1;
-        for (int64_t r = r0; r < r1; ++r)
-          for (int64_t c = c0; c < c1; ++c) {
-            const float v = xm[r * w + c];
-            const bool take = v > best || arg < 0;
-            best = take ? v : best;
-            arg = take ? int32_t(r * w + c) : arg;
-          }
-        ym[i * ow + j] = arg < 0 ? 0.f : best;
-        am[i * ow + j] = arg;
+      float* yrow = ym + i * ow;
+      int32_t* arow = am + i * ow;
+      if (r0 >= r1 || first >= last) {
+        max_2d_columns(p, xm, i, 0, ow, yrow, arow);
+        continue;
       }
+      max_2d_columns(p, xm, i, 0, first, yrow, arow);
+      if (p.stride[1] == 2 && kw == 2 && r1 - r0 == 2)
+        max_2x2_stride2(xm, p.in[1], r0, p.lo[1][size_t(first)], last - first, yrow + first, arow + first);
+      else if (p.stride[1] == 2)
+        max_2d_whole<2>(p, xm, r0, r1, first, last, yrow, arow);
+      else if (p.stride[1] == 1)
+        max_2d_whole<1>(p, xm, r0, r1, first, last, yrow, arow);
+      else
+        max_2d_whole<0>(p, xm, r0, r1, first, last, yrow, arow);
+      max_2d_columns(p, xm, i, last, ow, yrow, arow);
     }
+  }
+
+  // Output columns [j0, j1) of output row i, one window at a time (first maximum wins, as upstream).
+  static void max_2d_columns(const PoolPlan& p, const float* xm, int64_t i, int64_t j0, int64_t j1,
+                             float* yrow, int32_t* arow) {
+    const int64_t w = p.in[1], r0 = p.lo[0][size_t(i)], r1 = p.hi[0][size_t(i)];
+    for (int64_t j = j0; j < j1; ++j) {
+      const int64_t c0 = p.lo[1][size_t(j)], c1 = p.hi[1][size_t(j)];
+      float best = -std::numeric_limits<float>::infinity();
+      int32_t arg = -1;
+      for (int64_t r = r0; r < r1; ++r)
+        for (int64_t c = c0; c < c1; ++c) {
+          const float v = xm[r * w + c];
+          const bool take = v > best || arg < 0;
+          best = take ? v : best;
+          arg = take ? int32_t(r * w + c) : arg;
+        }
+      yrow[j] = arg < 0 ? 0.f : best;
+      arow[j] = arg;
+    }
+  }
+
+  // The CNN case: whole 2x2 windows at stride 2, n output columns from input row r0 and column c0. Every
+  // store is unconditional, so the loop vectorizes without masked stores (slow on some CPUs).
+  static void max_2x2_stride2(const float* xm, int64_t w, int64_t r0, int64_t c0, int64_t n, float* __restrict y,
+                              int32_t* __restrict a) {
+    const float* __restrict up = xm + r0 * w + c0;
+    const float* __restrict down = up + w;
+    const int32_t base = int32_t(r0 * w + c0), below = int32_t(w);
+    for (int64_t j = 0; j < n; ++j) {
+      const int32_t at = base + int32_t(2 * j);
+      float best = up[2 * j];
+      int32_t arg = at;
+      const float v1 = up[2 * j + 1], v2 = down[2 * j], v3 = down[2 * j + 1];
+      const bool t1 = v1 > best;
+      best = t1 ? v1 : best;
+      arg = t1 ? at + 1 : arg;
+      const bool t2 = v2 > best;
+      best = t2 ? v2 : best;
+      arg = t2 ? at + below : arg;
+      const bool t3 = v3 > best;
+      best = t3 ? v3 : best;
+      arg = t3 ? at + below + 1 : arg;
+      y[j] = best;
+      a[j] = arg;
+    }
+  }
+
+  // Whole-window columns [j0, j1) of one output row, rows [r0, r1) of the input: the window's first
+  // element initializes, later ones replace only when strictly greater. kStride 0: the plan's stride.
+  template <int kStride>
+  static void max_2d_whole(const PoolPlan& p, const float* xm, int64_t r0, int64_t r1, int64_t j0, int64_t j1,
+                           float* __restrict yrow, int32_t* __restrict arow) {
+    const int64_t w = p.in[1], kw = p.kernel[1], n = j1 - j0;
+    const int64_t s = kStride > 0 ? kStride : p.stride[1];
+    const int64_t c0 = p.lo[1][size_t(j0)];
+    float* __restrict y = yrow + j0;
+    int32_t* __restrict a = arow + j0;
+    const float* x0 = xm + r0 * w + c0;
+    for (int64_t j = 0; j < n; ++j) {
+      y[j] = x0[j * s];
+      a[j] = int32_t(r0 * w + c0 + j * s);
+    }
+    for (int64_t r = r0; r < r1; ++r)
+      for (int64_t k = 0; k < kw; ++k) {
+        if (r == r0 && k == 0) continue;
+        const int32_t offset = int32_t(r * w + c0 + k);
+        const float* __restrict xr = xm + offset;
+        for (int64_t j = 0; j < n; ++j) {
+          const float v = xr[j * s];
+          const bool take = v > y[j];
+          y[j] = take ? v : y[j];
+          a[j] = take ? offset + int32_t(j * s) : a[j];
+        }
+      }
   }
 
   PoolPlan plan_;

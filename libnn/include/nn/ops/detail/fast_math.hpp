@@ -1,0 +1,75 @@
+// Vectorizable float exp / sigmoid / tanh (branch-free, no calls: gcc turns loops over them into SIMD).
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace nn::fast {
+
+// cond ? a : b by bit masks. A plain ?: on floats lets gcc sink the computation of one arm into a branch,
+// where its possibly trapping float operations block if-conversion and so vectorization.
+inline float select(bool cond, float a, float b) {
+  const uint32_t mask = 0u - static_cast<uint32_t>(cond);
+  return std::bit_cast<float>((std::bit_cast<uint32_t>(a) & mask) | (std::bit_cast<uint32_t>(b) & ~mask));
+}
+
+// 2^n for integer n in [-126, 127], built directly in the exponent field.
+inline float pow2i(int32_t n) { return std::bit_cast<float>(static_cast<uint32_t>(n + 127) << 23); }
+
+// exp(x) within 2 ulp of the correctly rounded value over the whole float range (measured <= 1 ulp on
+// normal results); overflows to inf above 88.72, goes through the subnormals to 0 below -87.3, NaN stays
+// NaN. exp(x) = 2^n * exp(r), n = round(x / ln 2), |r| <= ln2 / 2, exp(r) by a degree-6 minimax polynomial.
+inline float exp(float x) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f;  // ln 2 split so n * kLn2Hi is exact
+  constexpr float kLn2Lo = -2.12194440e-4f;
+  // Clamp to [-104, 89] (n stays in [-150, 129]) on the integer bits, branch-free (see select).
+  const uint32_t bits = std::bit_cast<uint32_t>(x);
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  const uint32_t limit = 0x42b20000u + (bits >> 31) * (0x42d00000u - 0x42b20000u);  // 89 or |-104|
+  const float xc = std::bit_cast<float>((bits & 0x80000000u) | std::min(magnitude, limit));
+  // Round to nearest by adding 1.5 * 2^23: the integer lands in the low mantissa bits (std::floor would
+  // not vectorize without -fno-trapping-math).
+  constexpr float kShifter = 12582912.f;
+  const float shifted = xc * kLog2e + kShifter;
+  const float fn = shifted - kShifter;
+  const float r = (xc - fn * kLn2Hi) - fn * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.f;
+  // Scale by 2^n in two halves so every factor is a normal float: subnormal results and overflow to inf
+  // come out of the multiplications themselves.
+  const int32_t n = std::bit_cast<int32_t>(shifted) - std::bit_cast<int32_t>(kShifter);
+  const int32_t half = n / 2;
+  const float y = p * pow2i(half) * pow2i(n - half);
+  return select(magnitude > 0x7f800000u, x, y);  // NaN in, NaN out
+}
+
+// 1 / (1 + exp(-x)), as e / (1 + e) with e = exp(x) for x < 0 so that tiny results keep their precision.
+inline float sigmoid(float x) {
+  const float e = exp(-std::fabs(x));
+  const float s = 1.f / (1.f + e);
+  return select(x < 0.f, e * s, s);
+}
+
+// tanh(x): an odd polynomial for |x| < 0.625 (where 1 - 2 / (e^2x + 1) cancels), that formula elsewhere.
+inline float tanh(float x) {
+  const float ax = std::fabs(x);
+  const float z = x * x;
+  float p = -5.70498872745e-3f;
+  p = p * z + 2.06390887954e-2f;
+  p = p * z - 5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z - 3.33332819422e-1f;
+  const float small = x + x * z * p;
+  const float large = 1.f - 2.f / (exp(2.f * ax) + 1.f);
+  const float big = std::copysign(large, x);
+  return select(ax < 0.625f, small, big);
+}
+
+}  // namespace nn::fast
