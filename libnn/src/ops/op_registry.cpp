@@ -3,6 +3,10 @@
 
 #include <mutex>
 
+#ifdef NN_WITH_CUDA
+#include "nn/cuda/cuda.hpp"
+#endif
+
 namespace nn {
 namespace ops {
 #define NN_OP(Type, snake) void register_##snake(OpRegistry&);
@@ -16,6 +20,9 @@ OpRegistry& OpRegistry::instance() {
 #define NN_OP(Type, snake) ops::register_##snake(*r);
 #include "nn/ops/ops.def"
 #undef NN_OP
+#ifdef NN_WITH_CUDA
+    cuda::register_kernels(*r);  // after the CPU kernels: the CUDA ones reuse their schemas
+#endif
     return r;
   }();
   return *reg;

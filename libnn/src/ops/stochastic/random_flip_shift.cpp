@@ -78,7 +78,7 @@ class RemapFunction : public Function {
 
   // Identity table of an inner axis.
   std::vector<int64_t> identity(int d) const {
-    std::vector<int64_t> t(size_t(inner_shape_[d]));
+    std::vector<int64_t> t(static_cast<size_t>(inner_shape_[d]));
     for (size_t i = 0; i < t.size(); ++i) t[i] = int64_t(i);
     return t;
   }

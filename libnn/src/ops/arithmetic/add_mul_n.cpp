@@ -1,0 +1,137 @@
+// AddN and MulN (elementwise sum / product of any number of same-shape inputs) and BcAdd2 (broadcast add).
+#include "ops/arithmetic/broadcast_grad.hpp"
+#include "ops/detail/binary.hpp"
+
+namespace nn::ops {
+namespace {
+
+void check_same_shapes(const char* fname, const Variables& in) {
+  NN_CHECK(!in.empty()) << fname << ": needs at least one input";
+  for (size_t i = 1; i < in.size(); ++i)
+    NN_CHECK(in[i]->shape() == in[0]->shape())
+        << fname << ": input " << i << " shape " << to_string(in[i]->shape()) << " differs from input 0 shape "
+        << to_string(in[0]->shape());
+}
+
+// y = x_0 + x_1 + ... + x_{n-1}.
+class AddN : public Function {
+ public:
+  using Function::Function;
+  bool grad_depends_input_data(int, int) const override { return false; }
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    check_same_shapes("AddN", in);
+    out[0]->reshape(in[0]->shape(), true);
+  }
+  void forward_impl(const Variables& in, const Variables& out) override {
+    float* y = out_data(out[0]);
+    const int64_t n = out[0]->size();
+    std::vector<const float*> xs;
+    for (auto* v : in) xs.push_back(in_data(v));
+    parallel_for(n, [&](int64_t i) {
+      float s = 0.f;
+      for (const float* x : xs) s += x[i];
+      y[i] = s;
+    });
+  }
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    const float* dy = out_grad(out[0]);
+    const int64_t n = out[0]->size();
+    for (size_t k = 0; k < in.size(); ++k) {
+      if (!prop[k]) continue;
+      float* dx = in_grad(in[k], accum[k]);
+      const bool acc = accum[k];
+      parallel_for(n, [&](int64_t i) { store_grad(dx, i, dy[i], acc); });
+    }
+  }
+};
+
+// y = x_0 * x_1 * ... * x_{n-1}; dx_k = dy * prod_{j != k} x_j (computed without division).
+class MulN : public Function {
+ public:
+  using Function::Function;
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    check_same_shapes("MulN", in);
+    out[0]->reshape(in[0]->shape(), true);
+  }
+  void forward_impl(const Variables& in, const Variables& out) override {
+    float* y = out_data(out[0]);
+    const int64_t n = out[0]->size();
+    std::vector<const float*> xs;
+    for (auto* v : in) xs.push_back(in_data(v));
+    parallel_for(n, [&](int64_t i) {
+      float p = 1.f;
+      for (const float* x : xs) p *= x[i];
+      y[i] = p;
+    });
+  }
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    const float* dy = out_grad(out[0]);
+    const int64_t n = out[0]->size();
+    std::vector<const float*> xs;
+    for (auto* v : in) xs.push_back(in_data(v));
+    for (size_t k = 0; k < in.size(); ++k) {
+      if (!prop[k]) continue;
+      float* dx = in_grad(in[k], accum[k]);
+      const bool acc = accum[k];
+      parallel_for(n, [&](int64_t i) {
+        float p = dy[i];
+        for (size_t j = 0; j < xs.size(); ++j)
+          if (j != k) p *= xs[j][i];
+        store_grad(dx, i, p, acc);
+      });
+    }
+  }
+};
+
+struct BcAdd2Params {
+  explicit BcAdd2Params(const Attrs&) {}
+};
+struct BcAdd2Op {
+  using Params = BcAdd2Params;
+  static constexpr bool kUsesOutput = false;
+  static float f(float a, float b, const Params&) { return a + b; }
+  static float da(float, float, float, const Params&) { return 1.f; }
+  static float db(float, float, float, const Params&) { return 1.f; }
+};
+
+}  // namespace
+
+void register_add_n(OpRegistry& r) {
+  register_cpu<AddN>(r, SchemaBuilder("AddN", "Arithmetic")
+                            .doc("y = sum of all inputs (same shapes)")
+                            .in_variadic("x")
+                            .out("y")
+                            .grad([](const GradGraphArgs& g) {
+                              return std::vector<VariablePtr>(g.inputs.size(), g.grad_outputs[0]);
+                            })
+                            .build());
+}
+void register_mul_n(OpRegistry& r) {
+  register_cpu<MulN>(r, SchemaBuilder("MulN", "Arithmetic")
+                            .doc("y = product of all inputs (same shapes)")
+                            .in_variadic("x")
+                            .out("y")
+                            .build());
+}
+void register_bc_add2(OpRegistry& r) {
+  register_cpu<BinaryFunction<BcAdd2Op>>(
+      r, SchemaBuilder("BcAdd2", "Arithmetic")
+             .doc("y = x0 + x1 with numpy broadcasting")
+             .in("x0")
+             .in("x1")
+             .arg("inplace", AttrType::kBool, AttrValue(false))
+             .out("y")
+             .grad([](const GradGraphArgs& g) {
+               auto& gy = g.grad_outputs[0];
+               return std::vector<VariablePtr>{reduce_to(gy, g.inputs[0]->shape()),
+                                               reduce_to(gy, g.inputs[1]->shape())};
+             })
+             .build());
+}
+}  // namespace nn::ops

@@ -1,0 +1,172 @@
+// FusedConvolution: Convolution, then optional BatchNormalization, optional residual Add2 and an activation,
+// composed from the registered kernels as upstream does (inputs told apart by their count, as upstream).
+#include <memory>
+
+#include "ops/detail/op_common.hpp"
+
+namespace nn::ops {
+namespace {
+
+// One sub-function of the chain; each slot is an outer input (index >= 0) or the previous stage's output.
+struct Stage {
+  FunctionPtr f;
+  std::vector<int> outer_index;  // per sub-input: outer input index, or -1 = previous stage's output
+  VariablePtr output;            // null for the last stage (it writes the outer output)
+};
+
+class FusedConvolution : public Function {
+ public:
+  using Function::Function;
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    stages_.clear();
+    // Which optional inputs are present: decided by the count (and the bias's rank), as upstream.
+    int bias = -1, bn = -1, z = -1;
+    switch (in.size()) {
+      case 2: break;
+      case 3: (in[2]->ndim() == 1 ? bias : z) = 2; break;
+      case 4: bias = 2, z = 3; break;
+      case 6: bn = 2; break;
+      case 7:
+        NN_CHECK(in[2]->ndim() != 1) << "FusedConvolution: a convolution bias " << to_string(in[2]->shape())
+                                     << " and batch normalization inputs cannot be given together";
+        bn = 2, z = 6;
+        break;
+      default:
+        NN_CHECK(false) << "FusedConvolution: " << in.size()
+                        << " inputs; expected 2 (x, weight), 3 (+bias or +z), 4 (+bias, z), 6 (+beta, gamma, "
+                           "mean, variance) or 7 (+BN inputs, z)";
+    }
+    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const bool channel_last = attrs_.get_bool("channel_last", false);
+    const std::string pad_mode = attrs_.get_string("pad_mode", "constant");
+    const double constant_value = attrs_.get_float("constant_value", 0.0);
+    std::vector<int64_t> pad = attrs_.get_ints("pad", {});
+
+    int x_slot = 0;
+    if (!pad.empty() && (pad_mode != "constant" || constant_value != 0.0)) {
+      // Non-zero padding: an explicit Pad on the spatial axes, then a convolution without padding.
+      std::vector<int64_t> pad_width;
+      for (int64_t p : pad) pad_width.insert(pad_width.end(), {p, p});
+      add_stage("Pad", {0}, {{"pad_width", pad_width}, {"mode", pad_mode}, {"constant_value", constant_value}});
+      pad.assign(pad.size(), 0);
+      x_slot = -1;
+    }
+    Attrs conv{{"base_axis", base_axis},
+               {"group", attrs_.get_int("group", 1)},
+               {"channel_last", channel_last}};
+    if (!pad.empty()) conv.set("pad", pad);
+    if (attrs_.has("stride")) conv.set("stride", attrs_.get_ints("stride", {}));
+    if (attrs_.has("dilation")) conv.set("dilation", attrs_.get_ints("dilation", {}));
+    std::vector<int> conv_in{x_slot, 1};
+    if (bias >= 0) conv_in.push_back(bias);
+    add_stage("Convolution", conv_in, conv);
+    if (bn >= 0) {
+      const int64_t channel_axis = channel_last ? in[0]->ndim() - 1 : base_axis;
+      add_stage("BatchNormalization", {-1, bn, bn + 1, bn + 2, bn + 3},
+                {{"axes", std::vector<int64_t>{channel_axis}},
+                 {"decay_rate", attrs_.get_float("decay_rate", 0.9)},
+                 {"eps", attrs_.get_float("eps", 1e-5)},
+                 {"batch_stat", attrs_.get_bool("batch_stat", true)}});
+    }
+    if (z >= 0) add_stage("Add2", {-1, z}, {});
+    add_activation();
+    // Set up the chain; the last stage writes the outer output.
+    stages_.back().output.reset();
+    for (size_t s = 0; s < stages_.size(); ++s) {
+      Stage& st = stages_[s];
+      st.f->setup(stage_inputs(s, in), stage_outputs(s, out));
+    }
+  }
+  void forward_impl(const Variables& in, const Variables& out) override {
+    for (size_t s = 0; s < stages_.size(); ++s) stages_[s].f->forward(stage_inputs(s, in), stage_outputs(s, out));
+  }
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    for (size_t s = stages_.size(); s-- > 0;) {
+      const Stage& st = stages_[s];
+      std::vector<bool> sub_prop, sub_accum;
+      for (int k : st.outer_index) {
+        sub_prop.push_back(k < 0 || prop[size_t(k)]);  // intermediates always carry the gradient on
+        sub_accum.push_back(k >= 0 && accum[size_t(k)]);
+      }
+      st.f->backward(stage_inputs(s, in), stage_outputs(s, out), sub_prop, sub_accum);
+    }
+  }
+
+ private:
+  void add_stage(const std::string& type, std::vector<int> outer_index, const Attrs& attrs) {
+    stages_.push_back({OpRegistry::instance().create(type, attrs, ctx_), std::move(outer_index),
+                       Variable::create()});
+  }
+  void add_activation() {
+    const std::string act = attrs_.get_string("nonlinearity", "relu");
+    const auto args = attrs_.get_floats("nonlinearity_args", {});
+    auto need_alpha = [&](const char* name) {
+      NN_CHECK(args.size() == 1) << "FusedConvolution: nonlinearity " << name
+                                 << " needs 1 value in nonlinearity_args (alpha), got " << args.size();
+      return args[0];
+    };
+    if (act == "identity" || act.empty()) {
+      add_stage("Identity", {-1}, {});  // keeps "the last stage writes the output" uniform
+    } else if (act == "relu") {
+      add_stage("ReLU", {-1}, {});
+    } else if (act == "sigmoid") {
+      add_stage("Sigmoid", {-1}, {});
+    } else if (act == "tanh") {
+      add_stage("Tanh", {-1}, {});
+    } else if (act == "leaky_relu") {
+      add_stage("LeakyReLU", {-1}, {{"alpha", need_alpha("leaky_relu")}});
+    } else if (act == "elu") {
+      add_stage("ELU", {-1}, {{"alpha", need_alpha("elu")}});
+    } else if (act == "relu6") {
+      add_stage("ReLU6", {-1}, {});
+    } else {
+      NN_CHECK(false) << "FusedConvolution: nonlinearity '" << act
+                      << "' is not one of identity, relu, sigmoid, tanh, leaky_relu, elu, relu6";
+    }
+  }
+  Variables stage_inputs(size_t s, const Variables& in) const {
+    Variables v;
+    for (int k : stages_[s].outer_index) v.push_back(k >= 0 ? in[size_t(k)] : stages_[s - 1].output.get());
+    return v;
+  }
+  Variables stage_outputs(size_t s, const Variables& out) const {
+    return {stages_[s].output ? stages_[s].output.get() : out[0]};
+  }
+
+  std::vector<Stage> stages_;
+};
+
+}  // namespace
+
+void register_fused_convolution(OpRegistry& r) {
+  register_cpu<FusedConvolution>(
+      r, SchemaBuilder("FusedConvolution", "Neural Network Layer")
+             .doc("convolution + optional batch normalization + optional residual add + activation")
+             .in("x")
+             .in_param("weight")
+             .in_optional("bias", true)
+             .in_optional("beta", true)
+             .in_optional("gamma", true)
+             .in_optional("mean")
+             .in_optional("variance")
+             .in_optional("z")
+             .arg("base_axis", AttrType::kInt, AttrValue(int64_t(1)))
+             .arg("pad", AttrType::kShape, std::nullopt, "0s")
+             .arg("stride", AttrType::kShape, std::nullopt, "1s")
+             .arg("dilation", AttrType::kShape, std::nullopt, "1s")
+             .arg("group", AttrType::kInt, AttrValue(int64_t(1)))
+             .arg("channel_last", AttrType::kBool, AttrValue(false))
+             .arg("decay_rate", AttrType::kFloat, AttrValue(0.9))
+             .arg("eps", AttrType::kFloat, AttrValue(1e-5))
+             .arg("batch_stat", AttrType::kBool, AttrValue(true))
+             .arg("nonlinearity", AttrType::kString, AttrValue(std::string("relu")))
+             .arg("nonlinearity_args", AttrType::kFloats, AttrValue(std::vector<double>{}))
+             .arg("pad_mode", AttrType::kString, AttrValue(std::string("constant")))
+             .arg("constant_value", AttrType::kFloat, AttrValue(0.0))
+             .out("y")
+             .build());
+}
+}  // namespace nn::ops
