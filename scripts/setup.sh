@@ -19,3 +19,4 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+"$(dirname "$0")/setup_ort.sh" || echo "onnxruntime-node unavailable: ORT tests will skip"

@@ -12,6 +12,7 @@ void export_onnx(const nn::ir::Model& model, const std::string& output, const Co
   o.define_version = options.define_version;
   o.batch_size = options.batch_size;
   o.ir_version = options.ir_version;
+  o.dynamic_batch = options.dynamic_batch;
   nn::formats::save_onnx(model, output, o);
 }
 

@@ -1,6 +1,7 @@
 // ONNX import: upstream conversion-reference and real models against nbla goldens, bad inputs, support list.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -106,9 +107,31 @@ INSTANTIATE_TEST_SUITE_P(Onnx, ConversionReference, ::testing::ValuesIn(referenc
                            return n;
                          });
 
-// KNOWN DIFFERENCE (under investigation): the "light" SqueezeNet (constant 0.02 weights, huge equal logits)
-// gives nbla exactly 1/1000 per class; nncli's softmax is not uniform (some classes 0).
-TEST(OnnxRealModels, DISABLED_SqueezeNet) { check_golden("onnx/light/light_squeezenet.onnx", 1e-3); }
+// The "light" SqueezeNet has constant 0.02 weights: every class logit is the same number (about 1.2e10), so
+// nbla's output is exactly 1/1000 per class. Our GEMM (OpenBLAS) rounds the 8-row tail blocks of the
+// 1000-channel conv10 differently by one ulp (1024 at 1.2e10), and softmax turns a one-ulp logit
+// difference into exp(-1024) = 0 for those classes: an ill-conditioned golden, not an import error. So the
+// import is checked where the problem is well conditioned: the logits fed to Softmax must all be equal
+// within float rounding (relative 1e-6), which is exactly what nbla's uniform output implies.
+TEST(OnnxRealModels, SqueezeNetLogitsUniformAsNbla) {
+  const fs::path model = kTestdata / "onnx/light/light_squeezenet.onnx";
+  const fs::path golden = kTestdata / "golden/onnx/light/light_squeezenet_onnx";
+  if (!fs::exists(model) || !fs::exists(golden / "in_0.bin")) GTEST_SKIP() << "testdata missing";
+  const std::vector<float> want = onnx_test::read_raw_floats((golden / "nbla_out_0.bin").string());
+  for (float v : want) ASSERT_FLOAT_EQ(v, 0.001f) << "the golden is expected to be uniform";
+  ir::Model m = formats::onnx::import_model(model.string());
+  std::string logits;
+  for (const auto& f : m.networks.at(0).functions)
+    if (f.type == "Softmax") logits = f.inputs.at(0);
+  ASSERT_FALSE(logits.empty()) << "no Softmax in the imported network";
+  m.executors.at(0).output_variable.at(0).variable_name = logits;
+  std::vector<onnx_test::Array> inputs{{{}, onnx_test::read_raw_floats((golden / "in_0.bin").string())}};
+  const std::vector<onnx_test::Array> out = onnx_test::run_model(m, inputs);
+  ASSERT_EQ(out.at(0).values.size(), want.size());
+  const auto [lo, hi] = std::minmax_element(out[0].values.begin(), out[0].values.end());
+  EXPECT_GT(*lo, 1e9f) << "the logits should be huge and positive";
+  EXPECT_LE(*hi - *lo, 1e-6f * *hi) << "logits differ by more than float rounding: " << *lo << " .. " << *hi;
+}
 TEST(OnnxRealModels, HarCnn) { check_golden("onnx/stateful_cnn/HAR-CNN.onnx"); }
 TEST(OnnxRealModels, KwsDnn) { check_golden("onnx/stateful_cnn/KWS-DNN_S.onnx"); }
 

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <map>
 
 #include "formats/nnp/nnp_reader.hpp"
 #include "formats/onnx/export/onnx_export.hpp"
@@ -75,6 +77,46 @@ TEST(OnnxExport, SupportTableGrowsWithOpset) {
   EXPECT_TRUE(std::binary_search(six.begin(), six.end(), "Affine"));
   EXPECT_FALSE(std::binary_search(six.begin(), six.end(), "Round"));
   EXPECT_TRUE(std::binary_search(thirteen.begin(), thirteen.end(), "Round"));
+}
+
+TEST(OnnxExport, DynamicBatchKeepsSymbolicBatchDim) {
+  const fs::path model = fs::path(NN_SOURCE_DIR) / "sample_models/mnist_lenet/result2.nnp";
+  if (!fs::exists(model)) GTEST_SKIP() << "sample model missing";
+  auto m = nn::formats::expand_model(nn::formats::load_model({model.string()}));
+  nn::formats::OnnxExportOptions options;
+  options.dynamic_batch = true;
+  onnx::ModelProto proto;
+  nn::formats::build_onnx_model(m, options, &proto);
+  nn::formats::check_onnx_model(proto, "dynamic lenet");
+  const auto& input = proto.graph().input(0).type().tensor_type().shape();
+  EXPECT_EQ(input.dim(0).dim_param(), "batch");
+  EXPECT_EQ(input.dim(1).dim_value(), 1);
+  EXPECT_EQ(proto.graph().output(0).type().tensor_type().shape().dim(0).dim_param(), "batch");
+  // Every Reshape target keeps the batch free (-1) instead of the traced 1.
+  std::map<std::string, const onnx::TensorProto*> initializers;
+  for (const auto& t : proto.graph().initializer()) initializers[t.name()] = &t;
+  int reshapes = 0;
+  for (const auto& node : proto.graph().node()) {
+    if (node.op_type() != "Reshape" || !initializers.count(node.input(1))) continue;
+    const std::string& raw = initializers[node.input(1)]->raw_data();
+    int64_t first = 0;
+    std::memcpy(&first, raw.data(), sizeof(first));
+    EXPECT_EQ(first, -1) << "Reshape " << node.name();
+    ++reshapes;
+  }
+  EXPECT_GT(reshapes, 0);
+}
+
+TEST(OnnxExport, NewRulesAreInTheSupportTable) {
+  auto nine = nn::formats::onnx_exportable_functions(9);
+  auto eleven = nn::formats::onnx_exportable_functions(11);
+  for (const char* f : {"GELU", "Mish", "BinarySigmoid", "BinaryTanh", "Where", "Embed", "LayerNormalization",
+                        "InstanceNormalization", "GroupNormalization"})
+    EXPECT_TRUE(std::binary_search(nine.begin(), nine.end(), f)) << f;
+  for (const char* f : {"Flip", "CumSum", "Unpooling"}) {
+    EXPECT_FALSE(std::binary_search(nine.begin(), nine.end(), f)) << f;
+    EXPECT_TRUE(std::binary_search(eleven.begin(), eleven.end(), f)) << f;
+  }
 }
 
 }  // namespace

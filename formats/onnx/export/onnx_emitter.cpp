@@ -78,6 +78,17 @@ std::string Emitter::int64_initializer(const std::string& base, const std::vecto
   return int64_initializer(base, values, {static_cast<int64_t>(values.size())});
 }
 
+std::string Emitter::small_int_initializer(const std::string& base, int elem_type,
+                                           const std::vector<int64_t>& values, const Shape& dims) {
+  std::string name = fresh(base, "");
+  onnx::TensorProto* t = graph_->add_initializer();
+  set_dims(t, dims);
+  t->set_data_type(elem_type);
+  t->set_name(name);
+  for (int64_t v : values) t->add_int32_data(int32_t(v));
+  return name;
+}
+
 std::string Emitter::float_initializer(const std::string& base, const std::vector<float>& values,
                                        const Shape& dims) {
   std::string name = fresh(base, "");
@@ -134,12 +145,31 @@ std::string Emitter::bool_constant(const std::string& base, bool value, const Sh
   return name;
 }
 
+std::string Emitter::cast(const std::string& input, int to, const std::string& output) {
+  std::string out = output.empty() ? fresh(input, "cast") : output;
+  set_attr(node("Cast", {input}, {out}, node_name("Cast")), "to", int64_t(to));
+  return out;
+}
+
 std::string Emitter::reshape(const std::string& input, const Shape& dims, const std::string& output) {
   std::string out = output.empty() ? fresh(input, "reshape") : output;
   if (table_ < 6) NN_FAIL(ErrorCode::kInternal) << "reshape below opset 5";
-  std::string shape_name = int64_initializer("reshape", std::vector<int64_t>(dims.begin(), dims.end()));
+  const bool batched = !dims.empty() && dims[0] == 1 && !is_parameter(input);
+  std::string shape_name = int64_initializer("reshape", shape_values(dims, batched));
   node("Reshape", {input, shape_name}, {out});
   return out;
+}
+
+void Emitter::set_dynamic_batch(const ir::Network& source) {
+  dynamic_batch_ = true;
+  for (const ir::Variable& v : source.variables)
+    if (!v.shape.empty() && v.shape[0] < 0) batch_variables_.insert(v.name);
+}
+
+std::vector<int64_t> Emitter::shape_values(const Shape& dims, bool batched) const {
+  std::vector<int64_t> values(dims.begin(), dims.end());
+  if (dynamic_batch_ && batched && !values.empty()) values[0] = -1;
+  return values;
 }
 
 int Emitter::elem_type(const std::string& variable) const {
@@ -205,6 +235,12 @@ const std::vector<Rule>& all_rules() {
     add_elementwise_rules(r);
     add_layer_rules(r);
     add_array_rules(r);
+    add_composite_rules(r);
+    add_indexing_rules(r);
+    add_normalization_rules(r);
+    add_resize_rules(r);
+    add_selection_rules(r);
+    add_quantization_rules(r);
     return r;
   }();
   return rules;

@@ -3,6 +3,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ class Emitter {
   // Initializers created on the fly; return their names.
   std::string int64_initializer(const std::string& base, const std::vector<int64_t>& values, const Shape& dims);
   std::string int64_initializer(const std::string& base, const std::vector<int64_t>& values);  // 1-D
+  // An INT8/UINT8/INT32 initializer (values kept in int32_data).
+  std::string small_int_initializer(const std::string& base, int elem_type, const std::vector<int64_t>& values,
+                                    const Shape& dims);
   void named_float_initializer(const std::string& name, const std::vector<float>& values, const Shape& dims);
   std::string float_initializer(const std::string& base, const std::vector<float>& values, const Shape& dims);
   // A Constant node holding a float tensor; returns its output name.
@@ -45,12 +49,22 @@ class Emitter {
                              const std::string& suffix = "scalar");
   std::string int64_constant(const std::string& base, const std::vector<int64_t>& values);  // 1-D Constant node
   std::string bool_constant(const std::string& base, bool value, const Shape& dims);
+  // Cast node of `input` to element type `to` (onnx::TensorProto::DataType); returns the output name.
+  std::string cast(const std::string& input, int to, const std::string& output = "");
   // Reshape node from `input` to `dims` (shape as an initializer); returns the output name.
   std::string reshape(const std::string& input, const Shape& dims, const std::string& output = "");
 
   // Element types other than FLOAT for graph inputs/outputs (BOOL for logic results, INT32 for indices).
   void set_elem_type(const std::string& variable, int elem_type) { elem_types_[variable] = elem_type; }
   int elem_type(const std::string& variable) const;
+
+  // Dynamic batch (network exported at batch 1): the variables of `source` whose first dim is -1 keep a
+  // symbolic batch; reshape targets of batched tensors get -1 there.
+  void set_dynamic_batch(const ir::Network& source);
+  bool dynamic_batch() const { return dynamic_batch_; }
+  bool has_batch_axis(const std::string& variable) const { return batch_variables_.count(variable) > 0; }
+  // `dims` as reshape values: the first one -1 when dynamic and `batched`.
+  std::vector<int64_t> shape_values(const Shape& dims, bool batched) const;
 
   // Writes the parameters that are network variables (with declared dims) after the helper initializers.
   void write_parameters();
@@ -65,6 +79,8 @@ class Emitter {
   std::map<std::string, Shape> param_dims_;
   std::map<std::string, std::pair<Shape, std::vector<float>>> param_data_;
   std::map<std::string, int> elem_types_;
+  bool dynamic_batch_ = false;
+  std::set<std::string> batch_variables_;
 };
 
 // Attribute helpers.
@@ -86,6 +102,12 @@ struct Rule {
 void add_elementwise_rules(std::vector<Rule>& rules);
 void add_layer_rules(std::vector<Rule>& rules);
 void add_array_rules(std::vector<Rule>& rules);
+void add_composite_rules(std::vector<Rule>& rules);      // GELU, Mish, BinarySigmoid/Tanh, Where
+void add_indexing_rules(std::vector<Rule>& rules);       // Flip, CumSum, Embed, Unpooling
+void add_normalization_rules(std::vector<Rule>& rules);  // Layer/Instance/GroupNormalization
+void add_resize_rules(std::vector<Rule>& rules);         // Interpolate
+void add_selection_rules(std::vector<Rule>& rules);      // OneHot, Sort, TopKData
+void add_quantization_rules(std::vector<Rule>& rules);   // QuantizeLinear, DequantizeLinear
 
 // All rules, and the one for a type usable at a table (nullptr if none).
 const std::vector<Rule>& all_rules();

@@ -35,12 +35,41 @@ int table_for(int opset) {
   return table;
 }
 
-void set_value_info(onnx::ValueInfoProto* info, const std::string& name, int elem_type, const Shape& dims) {
+// Static dims, or with a symbolic "batch" first dim when `symbolic_batch`.
+void set_value_info(onnx::ValueInfoProto* info, const std::string& name, int elem_type, const Shape& dims,
+                    bool symbolic_batch) {
   info->set_name(name);
   auto* tensor = info->mutable_type()->mutable_tensor_type();
   tensor->set_elem_type(elem_type);
   auto* shape = tensor->mutable_shape();
-  for (int64_t d : dims) shape->add_dim()->set_dim_value(d);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i == 0 && symbolic_batch) {
+      shape->add_dim()->set_dim_param("batch");
+    } else {
+      shape->add_dim()->set_dim_value(dims[i]);
+    }
+  }
+}
+// A function output that is no variable, or an executor output nothing produces, would give an ONNX graph
+// output no node writes (ONNX Runtime refuses it; nncli infer refuses the network too).
+void check_outputs_produced(const ir::Network& network, const ir::Executor& exec) {
+  std::set<std::string> produced;
+  for (const ir::Function& f : network.functions) {
+    for (const std::string& o : f.outputs) {
+      NN_CHECK(network.find_variable(o) != nullptr)
+          << "network '" << network.name << "': function '" << f.name << "' (" << f.type << "): output '" << o
+          << "' is not a variable of the network";
+      produced.insert(o);
+    }
+  }
+  for (const ir::DataVariable& d : exec.data_variable) produced.insert(d.variable_name);
+  for (const ir::GeneratorVariable& g : exec.generator_variable) produced.insert(g.variable_name);
+  for (const ir::OutputVariable& o : exec.output_variable) {
+    const ir::Variable* v = network.find_variable(o.variable_name);
+    NN_CHECK(produced.count(o.variable_name) || (v != nullptr && v->type == "Parameter"))
+        << "network '" << network.name << "': executor '" << exec.name << "': output variable '"
+        << o.variable_name << "' is produced by no function";
+  }
 }
 }  // namespace
 
@@ -77,21 +106,14 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
   }
   const ir::Network* source = model.find_network(exec->network_name);
   NN_CHECK(source != nullptr) << "Executor network [" << exec->network_name << "] is not found in this NNP.";
-  if (options.batch_size < 1) {
+  if (options.dynamic_batch) {
+    NN_LOG_INFO << "ONNX: symbolic batch dimension (traced at batch size 1).";
+  } else if (options.batch_size < 1) {
     NN_LOG_INFO << "ONNX: Using batch size from input file.";
   }
-  ir::Network network = set_batch_size(*source, options.batch_size < 1 ? 0 : options.batch_size);
-
-  // Every function without a rule at this table, reported together.
-  std::ostringstream missing;
-  int n_missing = 0;
-  for (const ir::Function& f : network.functions) {
-    if (onnx_export::find_rule(f.type, opset.table) != nullptr) continue;
-    missing << (n_missing++ ? ", " : "") << "'" << f.name << "' (" << f.type << ")";
-  }
-  NN_CHECK_CODE(n_missing == 0, ErrorCode::kUnsupported)
-      << "network '" << network.name << "': " << n_missing << " function(s) not supported for ONNX conversion at opset "
-      << opset.version << ": " << missing.str();
+  const int64_t batch = options.dynamic_batch ? 1 : (options.batch_size < 1 ? 0 : options.batch_size);
+  ir::Network network = set_batch_size(*source, batch);
+  check_outputs_produced(network, *exec);
 
   out->set_ir_version(options.ir_version > 0 ? options.ir_version : kDefaultIrVersion);
   out->set_producer_name("nnabla-onnx");
@@ -102,19 +124,27 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
   import->set_version(opset.version);
   onnx::GraphProto* graph = out->mutable_graph();
   Emitter emitter(model, network, graph, opset.table, static_cast<Dialect>(opset.dialect));
+  if (options.dynamic_batch) emitter.set_dynamic_batch(*source);
 
-  std::ostringstream failures;
-  int n_failed = 0;
+  // Every function without a rule at this table or with arguments its rule cannot write, reported together.
+  std::ostringstream problems;
+  int n_problems = 0;
   for (const ir::Function& f : network.functions) {
+    const onnx_export::Rule* rule = onnx_export::find_rule(f.type, opset.table);
+    if (rule == nullptr) {
+      problems << (n_problems++ ? "; " : "") << "function '" << f.name << "' (" << f.type
+               << "): not supported at opset " << opset.version;
+      continue;
+    }
     try {
-      onnx_export::find_rule(f.type, opset.table)->emit(emitter, f);
+      rule->emit(emitter, f);
     } catch (const Error& err) {
-      failures << (n_failed++ ? "; " : "") << "function '" << f.name << "' (" << f.type << "): " << err.what();
+      problems << (n_problems++ ? "; " : "") << "function '" << f.name << "' (" << f.type << "): " << err.what();
     }
   }
-  NN_CHECK_CODE(n_failed == 0, ErrorCode::kUnsupported)
-      << "network '" << network.name << "': " << n_failed << " function(s) cannot be written as ONNX: "
-      << failures.str();
+  NN_CHECK_CODE(n_problems == 0, ErrorCode::kUnsupported)
+      << "network '" << network.name << "': " << n_problems
+      << " function(s) cannot be converted to ONNX: " << problems.str();
   graph->set_name(network.name);
   emitter.write_parameters();
   // Generator variables become initializers (Constant: the multiplier; Normal/Uniform: seeded noise).
@@ -133,10 +163,12 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
   }
   for (const ir::DataVariable& d : exec->data_variable)
     set_value_info(graph->add_input(), d.variable_name, emitter.elem_type(d.variable_name),
-                   emitter.shape(d.variable_name));
+                   emitter.shape(d.variable_name), 
+                   emitter.dynamic_batch() && emitter.has_batch_axis(d.variable_name));
   for (const ir::OutputVariable& o : exec->output_variable)
     set_value_info(graph->add_output(), o.variable_name, emitter.elem_type(o.variable_name),
-                   emitter.shape(o.variable_name));
+                   emitter.shape(o.variable_name), 
+                   emitter.dynamic_batch() && emitter.has_batch_axis(o.variable_name));
 }
 
 void check_onnx_model(onnx::ModelProto& proto, const std::string& what) {

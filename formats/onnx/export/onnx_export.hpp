@@ -16,6 +16,7 @@ struct OnnxExportOptions {
   int64_t batch_size = 1;      // < 1: the network's batch size
   int ir_version = -1;         // <= 0: 8 (onnx 1.12, as upstream's converter writes)
   std::string executor;        // "" = the model's only executor
+  bool dynamic_batch = false;  // symbolic "batch" first dim on inputs/outputs whose batch is -1 (exported at 1)
 };
 
 struct OnnxOpset {

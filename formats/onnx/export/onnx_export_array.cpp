@@ -22,7 +22,7 @@ void squeeze_like(Emitter& e, const char* op, const std::string& x, const std::s
 
 void emit_reshape(Emitter& e, const ir::Function& f) {
   const Shape& ys = e.shape(f.outputs.at(0));  // upstream: a Constant shape node, then Reshape
-  std::string shape = e.int64_constant(f.outputs[0], std::vector<int64_t>(ys.begin(), ys.end()));
+  std::string shape = e.int64_constant(f.outputs[0], e.shape_values(ys, e.has_batch_axis(f.outputs[0])));
   e.node("Reshape", {f.inputs.at(0), shape}, {f.outputs[0]});
 }
 

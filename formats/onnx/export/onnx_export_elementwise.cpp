@@ -25,8 +25,7 @@ const char* same_op(const std::string& type) {
       {"Cos", "Cos"},     {"Tan", "Tan"},       {"ACos", "Acos"},         {"ASin", "Asin"},
       {"ATan", "Atan"},   {"Sinh", "Sinh"},     {"Cosh", "Cosh"},         {"ASinh", "Asinh"},
       {"ACosh", "Acosh"}, {"ATanh", "Atanh"},   {"Sign", "Sign"},         {"Round", "Round"},
-      {"Erf", "Erf"},     {"LogicalNot", "Not"}, {"IsNaN", "IsNaN"},      {"IsInf", "IsInf"},
-      {"SoftPlus", "Softplus"}};
+      {"Erf", "Erf"},     {"IsNaN", "IsNaN"},   {"IsInf", "IsInf"}};
   for (const auto& [n, op] : table)
     if (type == n) return op;
   return nullptr;
@@ -36,7 +35,40 @@ void emit_same(Emitter& e, const ir::Function& f) {
   std::string op = same_op(f.type);
   // Upstream's SNPE Tanh carries alpha/beta attributes, which onnx's checker rejects: left out here.
   e.node(op, {in(f, 0)}, {out(f)}, e.node_name(op));
-  if (f.type == "LogicalNot" || f.type == "IsNaN" || f.type == "IsInf") e.set_elem_type(out(f), onnx::TensorProto::BOOL);
+  if (f.type == "IsNaN" || f.type == "IsInf") e.set_elem_type(out(f), onnx::TensorProto::BOOL);
+}
+
+// ONNX And/Or/Xor/Not take and give BOOL; nnabla's take numbers (non-zero is true) and give 0/1 floats:
+// inputs not already BOOL are cast to it, the result is cast back to FLOAT (ONNX Runtime refuses FLOAT).
+std::string as_bool(Emitter& e, const std::string& x) {
+  return e.elem_type(x) == onnx::TensorProto::BOOL ? x : e.cast(x, onnx::TensorProto::BOOL);
+}
+
+void emit_logical(Emitter& e, const ir::Function& f, const char* op, std::vector<std::string> operands) {
+  std::string result = e.fresh(out(f), "bool");
+  onnx::NodeProto* n = e.node(op, operands, {result}, e.node_name(op));
+  if (e.table() < 7 && operands.size() == 2) set_attr(n, "broadcast", int64_t(1));
+  e.cast(result, onnx::TensorProto::FLOAT, out(f));
+}
+
+void emit_logical_not(Emitter& e, const ir::Function& f) { emit_logical(e, f, "Not", {as_bool(e, in(f, 0))}); }
+
+// SoftPlus(x, beta) = Softplus(beta * x) / beta; ONNX Softplus has no beta (upstream drops it).
+void emit_softplus(Emitter& e, const ir::Function& f) {
+  const float beta = float(f.attrs.get_float("beta", 1.0));
+  if (beta == 1.0f) {
+    e.node("Softplus", {in(f, 0)}, {out(f)}, e.node_name("Softplus"));
+    return;
+  }
+  NN_CHECK(beta > 0.0f) << "beta " << beta << " must be positive";
+  const Shape& full = e.shape(in(f, 0));
+  const bool broadcast = e.table() >= 7;  // opset 6 would need broadcast=1: full-shape constants instead
+  const Shape dims = broadcast ? Shape{1} : full;
+  std::string scaled = e.fresh(in(f, 0), "scaled"), soft = e.fresh(in(f, 0), "softplus");
+  std::string b = e.float_constant(in(f, 0), std::vector<float>(shape_size(dims), beta), dims);
+  e.node("Mul", {in(f, 0), b}, {scaled}, e.node_name("Mul"));
+  e.node("Softplus", {scaled}, {soft}, e.node_name("Softplus"));
+  e.node("Div", {soft, b}, {out(f)}, e.node_name("Div"));
 }
 
 void emit_with_alpha(Emitter& e, const ir::Function& f) {
@@ -62,10 +94,13 @@ void emit_binary(Emitter& e, const ir::Function& f) {
   std::string op;
   for (const auto& [n, o] : table)
     if (f.type == n) op = o;
+  if (op == "And" || op == "Or" || op == "Xor") {
+    emit_logical(e, f, op.c_str(), {as_bool(e, in(f, 0)), as_bool(e, in(f, 1))});
+    return;
+  }
   onnx::NodeProto* n = e.node(op, {in(f, 0), in(f, 1)}, {out(f)}, e.node_name(op));
   if (e.table() < 7 && op != "Max" && op != "Min") set_attr(n, "broadcast", int64_t(1));
-  if (op == "Less" || op == "Greater" || op == "Equal" || op == "And" || op == "Or" || op == "Xor")
-    e.set_elem_type(out(f), onnx::TensorProto::BOOL);
+  if (op == "Less" || op == "Greater" || op == "Equal") e.set_elem_type(out(f), onnx::TensorProto::BOOL);
 }
 
 // NotEqual / GreaterEqual / LessEqual: the complementary comparison then Not.
@@ -120,10 +155,10 @@ void emit_rscalar(Emitter& e, const ir::Function& f) {
 }
 
 void emit_logical_scalar(Emitter& e, const ir::Function& f) {
+  std::string x = as_bool(e, in(f, 0));
   std::string c = e.bool_constant(in(f, 0), f.attrs.get_bool("val", false), {1});
   const char* op = f.type == "LogicalAndScalar" ? "And" : f.type == "LogicalOrScalar" ? "Or" : "Xor";
-  e.node(op, {in(f, 0), c}, {out(f)}, e.node_name(op));
-  e.set_elem_type(out(f), onnx::TensorProto::BOOL);
+  emit_logical(e, f, op, {x, c});
 }
 
 void emit_composite_activation(Emitter& e, const ir::Function& f) {
@@ -175,18 +210,25 @@ void emit_composite_activation(Emitter& e, const ir::Function& f) {
   }
 }
 
+// Inference Dropout (y = x). A mask output (2018 files name one) is BOOL from opset 10: cast back to FLOAT.
 void emit_dropout(Emitter& e, const ir::Function& f) {
-  onnx::NodeProto* n = e.node("Dropout", {in(f, 0)}, {out(f)}, e.node_name("Dropout"));
+  std::vector<std::string> outputs = {out(f)};
+  const bool bool_mask = f.outputs.size() > 1 && e.table() >= 10;
+  if (f.outputs.size() > 1) outputs.push_back(bool_mask ? e.fresh(f.outputs[1], "bool") : f.outputs[1]);
+  onnx::NodeProto* n = e.node("Dropout", {in(f, 0)}, outputs, e.node_name("Dropout"));
   if (e.table() < 7) set_attr(n, "is_test", int64_t(1));
   if (e.table() < 12) set_attr(n, "ratio", float(f.attrs.get_float("p", 0.5)));
+  if (bool_mask) e.cast(outputs[1], onnx::TensorProto::FLOAT, f.outputs[1]);
 }
 
 }  // namespace
 
 void add_elementwise_rules(std::vector<Rule>& rules) {
   for (const char* t : {"Abs", "Exp", "Log", "Identity", "Ceil", "Floor", "Sigmoid", "Tanh", "ReLU", "SoftSign",
-                        "HardSigmoid", "SoftPlus", "LogicalNot"})
+                        "HardSigmoid"})
     rules.push_back({t, 6, emit_same});
+  rules.push_back({"SoftPlus", 6, emit_softplus});
+  rules.push_back({"LogicalNot", 6, emit_logical_not});
   for (const char* t : {"Sin", "Cos", "Tan", "ACos", "ASin", "ATan"}) rules.push_back({t, 7, emit_same});
   for (const char* t : {"Sinh", "Cosh", "ASinh", "ACosh", "ATanh", "Sign", "IsNaN", "Erf"})
     rules.push_back({t, 9, emit_same});

@@ -6,6 +6,7 @@
 
 #include "formats/onnx/common/onnx_model_file.hpp"
 #include "formats/onnx/import/op_rules.hpp"
+#include "formats/onnx/import/symbolic_batch.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 
@@ -17,7 +18,8 @@ std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 bool default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
-void add_graph_input(ImportContext& ctx, const ::onnx::ValueInfoProto& info) {
+// Symbolic (dim_param) or unknown dims are traced as `symbolic` and declared -1.
+void add_graph_input(ImportContext& ctx, const ::onnx::ValueInfoProto& info, int64_t symbolic) {
   NN_CHECK_CODE(info.type().has_tensor_type(), ErrorCode::kUnsupported)
       << "graph input " << quoted(info.name()) << " is not a tensor (sequences and maps are not supported)";
   const auto& tt = info.type().tensor_type();
@@ -27,40 +29,28 @@ void add_graph_input(ImportContext& ctx, const ::onnx::ValueInfoProto& info) {
       NN_CHECK(d.dim_value() >= 0) << "graph input " << quoted(info.name()) << ": negative dim " << d.dim_value();
       static_shape.push_back(d.dim_value());
       declared.push_back(d.dim_value());
-    } else {  // symbolic (dim_param) or unknown: batch-like, 1 at import time
-      static_shape.push_back(1);
+    } else {
+      static_shape.push_back(symbolic);
       declared.push_back(-1);
     }
   }
   ctx.add_input(info.name(), static_shape, declared, tt.elem_type());
 }
 
-}  // namespace
-
-std::vector<std::string> unsupported_operators(const ::onnx::ModelProto& model) {
-  const int64_t opset = default_opset(model);
-  std::vector<std::string> missing;
-  std::set<std::string> seen;
-  for (const auto& node : model.graph().node()) {
-    if (default_domain(node.domain()) && find_import_rule(node.op_type(), opset)) continue;
-    const std::string entry = quoted(node.op_type()) + " (domain " +
-                              quoted(node.domain().empty() ? "ai.onnx" : node.domain()) + ", opset " +
-                              std::to_string(opset) + ")";
-    if (seen.insert(entry).second) missing.push_back(entry);
+// Whether a graph input (not an initializer) has a dim without a fixed value.
+bool has_symbolic_dims(const ::onnx::ModelProto& model) {
+  std::set<std::string> initializers;
+  for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
+  for (const auto& info : model.graph().input()) {
+    if (initializers.count(info.name()) || !info.type().has_tensor_type()) continue;
+    for (const auto& d : info.type().tensor_type().shape().dim())
+      if (!d.has_dim_value()) return true;
   }
-  return missing;
+  return false;
 }
 
-ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string& base_dir) {
+ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_dir, int64_t symbolic) {
   const int64_t opset = default_opset(model);
-  const std::vector<std::string> missing = unsupported_operators(model);
-  if (!missing.empty()) {
-    std::string list;
-    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    NN_FAIL(ErrorCode::kUnsupported) << "op_type " << missing.front()
-                                     << " is currently not supported for NNP conversion (unsupported: " << list
-                                     << ")";
-  }
   const auto& graph = model.graph();
   const std::string graph_name = graph.name().empty() ? std::string("network") : graph.name();
   ImportContext ctx(graph_name, opset, base_dir);
@@ -77,7 +67,7 @@ ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string&
   std::vector<std::string> inputs, outputs;
   for (const auto& info : graph.input()) {
     if (initializer_names.count(info.name())) continue;  // initializers listed as inputs (IR < 4 style)
-    add_graph_input(ctx, info);
+    add_graph_input(ctx, info, symbolic);
     inputs.push_back(info.name());
   }
   for (const auto& node : graph.node()) {
@@ -97,6 +87,37 @@ ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string&
   }
   return ctx.finish(inputs, outputs);
 }
+
+}  // namespace
+
+std::vector<std::string> unsupported_operators(const ::onnx::ModelProto& model) {
+  const int64_t opset = default_opset(model);
+  std::vector<std::string> missing;
+  std::set<std::string> seen;
+  for (const auto& node : model.graph().node()) {
+    if (default_domain(node.domain()) && find_import_rule(node.op_type(), opset)) continue;
+    const std::string entry = quoted(node.op_type()) + " (domain " +
+                              quoted(node.domain().empty() ? "ai.onnx" : node.domain()) + ", opset " +
+                              std::to_string(opset) + ")";
+    if (seen.insert(entry).second) missing.push_back(entry);
+  }
+  return missing;
+}
+
+ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string& base_dir) {
+  const std::vector<std::string> missing = unsupported_operators(model);
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    NN_FAIL(ErrorCode::kUnsupported) << "op_type " << missing.front()
+                                     << " is currently not supported for NNP conversion (unsupported: " << list
+                                     << ")";
+  }
+  if (!has_symbolic_dims(model)) return import_graph(model, base_dir, 1);
+  // Traced at batch 1 and 2: dims that follow the symbolic size become -1 (any -b at run time).
+  return merge_symbolic_batch(import_graph(model, base_dir, 1), import_graph(model, base_dir, 2));
+}
+
 
 ir::Model import_model(const std::string& path) {
   const ::onnx::ModelProto model = load_model_proto(path);

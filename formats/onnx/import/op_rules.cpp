@@ -17,6 +17,8 @@ const std::vector<OpRule>& import_rules() {
     add_tensor_rules(r);
     add_shape_rules(r);
     add_math_rules(r);
+    add_resize_rules(r);
+    add_selection_rules(r);
     return r;
   }();
   return rules;

@@ -25,6 +25,8 @@ void add_pooling_rules(std::vector<OpRule>& rules);      // import_pooling.cpp
 void add_tensor_rules(std::vector<OpRule>& rules);       // import_tensor.cpp
 void add_shape_rules(std::vector<OpRule>& rules);        // import_shape.cpp
 void add_math_rules(std::vector<OpRule>& rules);         // import_math.cpp
+void add_resize_rules(std::vector<OpRule>& rules);       // import_resize.cpp
+void add_selection_rules(std::vector<OpRule>& rules);    // import_selection.cpp (TopK, Quantize/Dequantize)
 
 const std::vector<OpRule>& import_rules();
 // The rule for `op` at `opset`, or nullptr.
