@@ -5,6 +5,8 @@
 
 #include "command.hpp"
 #include "convert_targets.hpp"
+#include "convert_split.hpp"
+#include "convert_verify.hpp"
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -13,6 +15,7 @@ namespace nncli {
 
 struct ConvertCommandOptions : ConvertOptions {
   std::vector<std::string> files;
+  VerifySettings verify_settings;
 };
 
 std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
@@ -29,6 +32,7 @@ std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   command.add_option("-S,--split", o->split, "Function index ranges \"a-b,c-\" (needs -E)");
   command.add_option("-d,--define_version", o->define_version, "opset_N, opset_snpe, opset_tensorrt or nnb_N");
   command.add_option("--ir_version", o->ir_version, "ONNX IR version (<=0: default)");
+  command.add_flag("--onnx-dynamic-batch", o->dynamic_batch, "ONNX: keep the batch dimension symbolic");
   command.add_option("-c,--config", o->config, "Function-list file: split where functions are missing");
   command.add_flag("--nnp-parameter-h5", o->nnp_parameter_h5, "NNP: parameters as parameter.h5");
   command.add_flag("--nnp-parameter-nntxt", o->nnp_parameter_nntxt, "NNP: parameters inside the nntxt");
@@ -38,6 +42,7 @@ std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   command.add_option("-s,--settings", o->settings, "NNB settings YAML");
   command.add_option("--api", o->api_level, "NNB API level (-1: newest)")->capture_default_str();
   command.add_option("--ram-budget", o->ram_budget, "NNB: fail when weights + activations exceed BYTES");
+  add_verify_options(command, *o, o->verify_settings);
   command.add_option("files", o->files, "INPUT [INPUT...] OUTPUT")->expected(-1);
   return o;
 }
@@ -67,6 +72,7 @@ Exporter find_exporter(const std::string& format) {
 
 int run_convert(const ConvertCommandOptions& given) {
   ConvertCommandOptions o = given;
+  split_verify_arguments(o.files, o.verify_inputs);
   NN_CHECK_CODE(o.files.size() >= 2, nn::ErrorCode::kUsage) << "Input and Output arg is mandatory.";
   o.output = o.files.back();
   o.inputs.assign(o.files.begin(), o.files.end() - 1);
@@ -77,7 +83,7 @@ int run_convert(const ConvertCommandOptions& given) {
   NN_CHECK_CODE(exporter != nullptr, nn::ErrorCode::kUnsupported)
       << "Export format (" << o.export_format << ") is not supported.";
   NN_CHECK_CODE(o.split.empty() || o.executor_index >= 0, nn::ErrorCode::kUsage) << "\"-S\" needs \"-E\".";
-  NN_CHECK(o.force || !std::filesystem::exists(o.output))
+  NN_CHECK(o.force || o.export_format == "CSRC" || !std::filesystem::exists(o.output))
       << "'" << o.output << "' already exists (use -f to overwrite it)";
 
   ImportOptions import;
@@ -85,7 +91,9 @@ int run_convert(const ConvertCommandOptions& given) {
   import.expand = !o.no_expand;
   import.executor_index = o.executor_index;
   nn::ir::Model model = import_model(o.inputs, import);
-  exporter(model, o.output, o);
+  const bool split = convert_in_pieces(model, o, exporter);  // -S / -c: one output per piece
+  if (!split) exporter(model, o.output, o);
+  if (o.verify && !split) verify_conversion(model, o, o.verify_settings);
   NN_LOG_INFO << "Converted " << o.inputs.front() << (o.inputs.size() > 1 ? " (and more)" : "") << " to "
               << o.output << " (" << o.export_format << ")";
   return 0;

@@ -20,6 +20,7 @@ struct ConvertOptions {
   std::string split;                 // -S "a-b,c-"
   std::string define_version;        // -d opset_N / opset_snpe / opset_tensorrt / nnb_N
   int ir_version = -1;               // ONNX IR version (<= 0: library default)
+  bool dynamic_batch = false;        // ONNX: symbolic batch dim (--onnx-dynamic-batch)
   std::string config;                // -c function-list file
   bool nnp_parameter_h5 = false;
   bool nnp_parameter_nntxt = false;

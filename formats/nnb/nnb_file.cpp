@@ -2,6 +2,7 @@
 #include "formats/nnb/nnb_file.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "formats/common/atomic_file.hpp"
@@ -15,6 +16,7 @@ namespace {
 constexpr size_t kHeaderBytes = 56;
 constexpr uint32_t kMinVersion = 2, kMaxVersion = 3;
 constexpr uint32_t kGarbageApiLevel = 5000;  // the runtime treats anything above as level 1
+constexpr int64_t kMaxElements = int64_t(1) << 28;  // per variable (1 GiB of float32)
 
 uint32_t load_u32(const char* p) {
   uint32_t v;
@@ -126,7 +128,10 @@ int element_bytes(DataType t) {
 
 int64_t element_count(const std::vector<int32_t>& shape) {
   int64_t n = 1;
-  for (int32_t d : shape) n *= d;
+  for (int32_t d : shape) {
+    if (d < 0) return -1;
+    if (__builtin_mul_overflow(n, int64_t(d), &n)) return INT64_MAX;
+  }
   return n;
 }
 
@@ -181,9 +186,11 @@ NnbNetwork read_nnb(const std::string& bytes, const std::string& source) {
     var.type = DataType(bits & 0xF);
     var.fp_pos = bits >> 4;
     var.data_index = int32_t(blocks.u32(rec, 16, what));
+    const int64_t count = element_count(var.shape);
+    NN_CHECK(count >= 0) << source << ": " << what << ": negative dimension in its shape";
+    NN_CHECK(count <= kMaxElements) << source << ": " << what << ": its shape has " << count
+                                    << " elements, more than nncli accepts (" << kMaxElements << ")";
     if (var.data_index >= 0) {
-      const int64_t count = element_count(var.shape);
-      NN_CHECK(count >= 0) << source << ": " << what << ": negative dimension in its shape";
       const uint64_t need = var.type == DataType::kSign ? uint64_t(count + 7) / 8
                                                         : uint64_t(count) * uint64_t(element_bytes(var.type));
       // Shorter blocks are legal: binary convolution weights keep only their first element.

@@ -46,6 +46,7 @@ struct NnbNetwork {
 
 // Bytes per element of a type (SIGN: 0, packed 8 per byte).
 int element_bytes(DataType t);
+// Product of the dims: -1 when one is negative, INT64_MAX when the product overflows.
 int64_t element_count(const std::vector<int32_t>& shape);
 
 // Decodes and validates; errors name `source` and the place (header, block k, variable v, function f).

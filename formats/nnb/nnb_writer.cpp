@@ -160,7 +160,8 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
       const auto* v = net->find_variable(f.inputs[k]);
       data[f.inputs[k]] = transpose_2d(data[f.inputs[k]], v->shape.empty() ? 0 : v->shape[0]);
     }
-    if ((f.type == "BinaryConnectConvolution" || f.type == "BinaryWeightConvolution") && f.inputs.size() > 1 &&
+    if (opt.truncate_binary_weights &&
+        (f.type == "BinaryConnectConvolution" || f.type == "BinaryWeightConvolution") && f.inputs.size() > 1 &&
         data.count(f.inputs[1]) && !data[f.inputs[1]].empty())
       data[f.inputs[1]].resize(1);
   }

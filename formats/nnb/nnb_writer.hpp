@@ -15,6 +15,7 @@ struct NnbExportOptions {
   int64_t batch_size = 1;  // < 0: the network's
   VariableType default_type;  // -T
   NnbSettings settings;
+  bool truncate_binary_weights = true;  // NNB keeps only element 0 of binary-convolution float weights
 };
 
 // Memory figures of an exported network (nncli's convert report).

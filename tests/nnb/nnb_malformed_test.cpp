@@ -2,8 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
+#include "formats/nnb/nnb_dump.hpp"
 #include "formats/nnb/nnb_file.hpp"
+#include "formats/nnb/nnb_to_ir.hpp"
 #include "nn/core/error.hpp"
 
 namespace nn::formats::nnb::test {
@@ -109,6 +114,43 @@ TEST(NnbMalformed, FutureApiLevel) {
   std::string b = sample();
   set_u32(b, 4, 4000);
   EXPECT_NE(error_of(b).find("NNB api_level 4000 is newer than the newest level nncli knows"), std::string::npos);
+}
+
+// Shapes whose element count overflows int64 or would need gigabytes: refused before anything is allocated.
+TEST(NnbMalformed, HugeShape) {
+  NnbNetwork n = read_nnb(sample(), "sample");
+  n.variables[0].shape = {65536, 65536, 65536, 65536, 65536};  // overflows int64
+  EXPECT_NE(error_of(serialize_nnb(n)).find("variable 0: its shape has 9223372036854775807 elements, more than"),
+            std::string::npos)
+      << error_of(serialize_nnb(n));
+  n.variables[0].shape = {1, 1 << 29};
+  EXPECT_NE(error_of(serialize_nnb(n)).find("variable 0: its shape has 536870912 elements"), std::string::npos);
+  n.variables[1].shape = {1, -4};
+  n.variables[0].shape = {1, 4};
+  EXPECT_NE(error_of(serialize_nnb(n)).find("variable 1: negative dimension in its shape"), std::string::npos);
+}
+
+// Inputs the NNB fuzzer (fuzz/fuzz_nnb.cpp) found, in data/fuzz/: each must read, dump and map to an
+// ir::Model or fail with nn::Error, never crash. mean_over_empty_axis.nnb: Mean over axes (1, 3) of a
+// (1049468610, 0, 4, 3) variable; the reader accepts it (0 elements), building it made the engine's
+// reduction plan ask for 8 GB, so the fuzzer only builds networks of bounded size.
+TEST(NnbMalformed, FuzzFindingsFailCleanly) {
+  size_t cases = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(NN_NNB_FUZZ_CASES)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    try {
+      const NnbNetwork n = read_nnb(bytes, entry.path().filename().string());
+      (void)dump_nnb(n);
+      (void)nnb_to_model(n);
+    } catch (const nn::Error&) {
+    }
+    ++cases;
+  }
+  EXPECT_GE(cases, 1u);
+  const NnbNetwork mean = read_nnb_file(std::string(NN_NNB_FUZZ_CASES) + "/mean_over_empty_axis.nnb");
+  ASSERT_EQ(mean.variables.size(), 2u);
+  EXPECT_EQ(element_count(mean.variables[0].shape), 0);
 }
 
 TEST(NnbMalformed, EveryTruncationFailsCleanly) {
