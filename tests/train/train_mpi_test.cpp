@@ -199,3 +199,74 @@ TEST(TrainMpi, ResumeAfterAKilledProcessContinuesFromRankZerosCheckpoint) {
   ASSERT_EQ(straight.status, 0) << straight.output;
   expect_same_parameters(dir + "/out/results_current_3.nnp", dir + "/straight/results_current_3.nnp", 1e-6);
 }
+
+namespace {
+
+// The golden config with a batch normalization of the given type between fc1 and relu1 in the training
+// network; its beta and gamma are trained, its running mean and variance follow the batch statistics.
+std::string with_batch_normalization(std::string text, const std::string& type) {
+  const std::string param = type == "SyncBatchNormalization"
+                                ? "sync_batch_normalization_param { axes: 1 decay_rate: 0.9 eps: 0.0001 "
+                                  "batch_stat: true group: \"world\" }"
+                                : "batch_normalization_param { axes: 1 decay_rate: 0.9 eps: 0.0001 "
+                                  "batch_stat: true }";
+  std::string variables;
+  for (const auto& [name, value] :
+       std::vector<std::pair<std::string, int>>{{"beta", 0}, {"gamma", 1}, {"mean", 0}, {"var", 1}})
+    variables += "  variable { name: \"bn/" + name + "\" type: \"Parameter\" shape { dim: 1 dim: 32 } " +
+                 "initializer { type: \"Constant\" multiplier: " + std::to_string(value) + " } }\n";
+  variables += "  variable { name: \"hb\" type: \"Buffer\" shape { dim: -1 dim: 32 } }\n";
+  const std::string function = "  function { name: \"bn\" type: \"" + type +
+                               "\" input: \"h1\" input: \"bn/beta\" input: \"bn/gamma\" input: \"bn/mean\" "
+                               "input: \"bn/var\" output: \"hb\" " +
+                               param + " }\n";
+  // Only the first network ("Main", the optimizer's) gets the layer.
+  const size_t relu = text.find("  function { name: \"relu1\" type: \"ReLU\" input: \"h1\"");
+  text.replace(text.find("input: \"h1\"", relu), 11, "input: \"hb\"");
+  text.insert(relu, function);
+  text.insert(text.find("  variable { name: \"h1\""), variables);
+  const std::string last_parameter = "  parameter_variable { variable_name: \"fc2/affine/b\" learning_rate_multiplier: 1 }\n";
+  const size_t at = text.find(last_parameter) + last_parameter.size();
+  text.insert(at, "  parameter_variable { variable_name: \"bn/beta\" learning_rate_multiplier: 1 }\n"
+                  "  parameter_variable { variable_name: \"bn/gamma\" learning_rate_multiplier: 1 }\n");
+  return text;
+}
+
+}  // namespace
+
+// SyncBatchNormalization over 2 processes of 10 samples normalizes with the statistics of all 20: the
+// result equals BatchNormalization in one process over the same global batches (running statistics too).
+TEST(TrainMpi, SyncBatchNormalizationOverTwoProcessesMatchesBatchNormalizationOverTheGlobalBatch) {
+  SKIP_WITHOUT_MPI();
+  const std::string dir = t::work_dir("mpi_sync_bn");
+  fs::create_directories(dir + "/out");
+  fs::create_directories(dir + "/one");
+  fs::create_directories(dir + "/local");
+  const std::string train_csv = t::testdata(kGolden + "/data/train.csv");
+  t::write_text(dir + "/net_sync.nntxt",
+                with_batch_normalization(config_text(10, 20, train_csv), "SyncBatchNormalization"));
+  auto r = run_mpi(dir, 2, "train -c net_sync.nntxt -p '" + kInit + "' -o out");
+  ASSERT_EQ(r.status, 0) << r.output;
+
+  t::write_text(dir + "/net_one.nntxt",
+                with_batch_normalization(config_text(20, 10, interleaved_csv(dir, 10)), "BatchNormalization"));
+  auto s = t::run_nncli(dir, "train -c net_one.nntxt -p '" + kInit + "' -o one");
+  ASSERT_EQ(s.status, 0) << s.output;
+  auto got = t::read_parameters(dir + "/out/results_current_3.nnp");
+  auto want = t::read_parameters(dir + "/one/results_current_3.nnp");
+  ASSERT_EQ(got.size(), 8u);
+  ASSERT_EQ(want.size(), 8u);
+  for (const auto& [name, values] : want) {
+    ASSERT_EQ(got[name].size(), values.size()) << name;
+    for (size_t i = 0; i < values.size(); ++i)
+      ASSERT_NEAR(got[name][i], values[i], 1e-5) << name << "[" << i << "]";
+  }
+
+  // The comparison is meaningful: plain BatchNormalization under MPI normalizes each half on its own.
+  t::write_text(dir + "/net_local.nntxt",
+                with_batch_normalization(config_text(10, 20, train_csv), "BatchNormalization"));
+  auto l = run_mpi(dir, 2, "train -c net_local.nntxt -p '" + kInit + "' -o local");
+  ASSERT_EQ(l.status, 0) << l.output;
+  EXPECT_GT(max_parameter_difference(dir + "/local/results_current_3.nnp", dir + "/out/results_current_3.nnp"),
+            1e-4);
+}
