@@ -62,7 +62,7 @@ std::string inference_source(const CsrcPlan& plan) {
   for (size_t k = 0; k < funcs.size(); ++k) texts.push_back(describe(plan, k));
 
   std::ostringstream o;
-  o << license_banner() << "\n#include \"" << plan.name << "_inference.h\"\n\n"
+  o << generated_banner() << "\n#include \"" << plan.name << "_inference.h\"\n\n"
     << "#include <nnablart/functions.h>\n#include <stdlib.h>\n#include <string.h>\n\n";
   // The context.
   o << "typedef struct {\n"

@@ -35,7 +35,7 @@ std::string c_identifier(const std::string& name);
 // Element count of a variable's NNB shape.
 int64_t element_count_of(const CsrcPlan& plan, size_t variable);
 // The license and "auto-generated" banner every generated C file starts with.
-const char* license_banner();
+const char* generated_banner();
 
 // Per-file generators.
 std::string parameters_header(const CsrcPlan& plan);

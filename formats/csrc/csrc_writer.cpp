@@ -29,7 +29,7 @@ std::string right_aligned(const std::string& text, size_t width) {
 std::string parameters_header(const CsrcPlan& plan) {
   const std::string guard = "H_" + upper(plan.symbol) + "_PARAMETERS_H__";
   std::ostringstream o;
-  o << license_banner() << "\n#ifndef " << guard << "\n#define " << guard << "\n\n"
+  o << generated_banner() << "\n#ifndef " << guard << "\n#define " << guard << "\n\n"
     << "#ifdef __cplusplus\nextern \"C\" {\n#endif /* __cplusplus */\n\n"
     << "extern void* " << plan.symbol << "_parameters[" << plan.parameters.size() << "];\n\n"
     << "#ifdef __cplusplus\n}\n#endif /* __cplusplus */\n\n#endif //" << guard << "\n";
@@ -38,7 +38,7 @@ std::string parameters_header(const CsrcPlan& plan) {
 
 std::string parameters_source(const CsrcPlan& plan) {
   std::ostringstream o;
-  o << license_banner() << "\n#include \"" << plan.name << "_parameters.h\"\n\n";
+  o << generated_banner() << "\n#include \"" << plan.name << "_parameters.h\"\n\n";
   for (size_t n = 0; n < plan.parameters.size(); ++n) {
     const size_t v = plan.parameters[n];
     o << "\n// " << plan.network->variables[v].name << "\n";
@@ -59,7 +59,7 @@ std::string inference_header(const CsrcPlan& plan) {
   const std::string& p = plan.prefix;
   const std::string P = upper(p);
   std::ostringstream o;
-  o << license_banner() << "\n#ifndef " << guard << "\n#define " << guard << "\n\n"
+  o << generated_banner() << "\n#ifndef " << guard << "\n#define " << guard << "\n\n"
     << "#ifdef __cplusplus\nextern \"C\" {\n#endif /* __cplusplus */\n\n"
     << "// All information for inference stores into context buffer.\n"
     << "// Detailed structure of context is unvisible from user.\n\n"
@@ -97,7 +97,7 @@ std::string example_source(const CsrcPlan& plan) {
   const std::string P = upper(p);
   const size_t inputs = plan.nnb.inputs.size(), outputs = plan.nnb.outputs.size();
   std::ostringstream o;
-  o << license_banner()
+  o << generated_banner()
     << "\n#include <stdio.h>\n#include <string.h>\n#include <stdlib.h>\n#include <assert.h>\n\n"
     << "#include \"" << plan.name << "_inference.h\"\n";
   if (!plan.parameters.empty()) o << "#include \"" << plan.name << "_parameters.h\"\n";
@@ -134,7 +134,7 @@ std::string example_source(const CsrcPlan& plan) {
 }
 
 std::string gnumakefile(const CsrcPlan& plan) {
-  std::string banner = license_banner();
+  std::string banner = generated_banner();
   for (size_t pos = 0; (pos = banner.find("//", pos)) != std::string::npos;) banner.replace(pos, 2, "#");
   std::ostringstream o;
   o << banner << "\nall: " << plan.name << "_example\n\n"
