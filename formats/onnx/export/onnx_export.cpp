@@ -15,6 +15,7 @@
 #include "formats/onnx/export/onnx_emitter.hpp"
 #include "formats/onnx/export/onnx_export_support.hpp"
 #include "formats/passes/batch_size.hpp"
+#include "formats/passes/fill_shapes.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 
@@ -113,6 +114,7 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
   }
   const int64_t batch = options.dynamic_batch ? 1 : (options.batch_size < 1 ? 0 : options.batch_size);
   ir::Network network = set_batch_size(*source, batch);
+  fill_missing_shapes(model, network);
   check_outputs_produced(network, *exec);
 
   out->set_ir_version(options.ir_version > 0 ? options.ir_version : kDefaultIrVersion);

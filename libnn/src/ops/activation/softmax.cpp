@@ -161,9 +161,9 @@ class LogSoftmax : public SoftmaxBase {
     const int64_t n = split_.size, inner = split_.inner;
     for_each_unit([&](int64_t base, int64_t j0, int64_t j1) {
       if (inner == 1) {
-        const auto [m, s] = exp_shifted_line(x + base, y + base, n);
+        const std::pair<float, float> max_sum = exp_shifted_line(x + base, y + base, n);
         // (x - max) - log(sum): folding max + log(sum) into one float first loses digits for large x.
-        const float log_s = std::log(s);
+        const float m = max_sum.first, log_s = std::log(max_sum.second);
         const float* xr = x + base;
         float* yr = y + base;
 #pragma omp simd
