@@ -4,7 +4,7 @@ set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build ccache pkg-config
   libcli11-dev libprotobuf-dev protobuf-compiler libhdf5-dev libyaml-cpp-dev
-  libonnx-dev nlohmann-json3-dev libzip-dev libopenblas-openmp-dev
+  libonnx-dev nlohmann-json3-dev libzip-dev libopenblas-openmp-dev libdnnl-dev
   libgtest-dev libgraphviz-dev libstb-dev libpng-dev libjpeg-dev libarchive-dev
   libplplot-dev plplot-driver-cairo libcurl4-openssl-dev libopenmpi-dev openmpi-bin python3
   libonnx-testdata dataset-fashion-mnist

@@ -55,6 +55,16 @@ TEST(Convolution, OneDAndThreeD) {
   run_conv({1, V{1, 0, 1}, V{1, 2, 1}, {}, 1}, {1, 2, 3, 4, 3}, {2, 2, 2, 2, 2}, true, 10);
 }
 
+// Four or more input channels per group: the oneDNN path when nncli is built with it.
+TEST(Convolution, WideChannels) {
+  run_conv({}, {2, 8, 5, 5}, {4, 8, 3, 3}, true, 21);
+  run_conv({1, V{1, 2}, V{2, 1}, V{2, 1}, 1}, {2, 4, 7, 6}, {5, 4, 3, 2}, true, 22);
+  run_conv({1, V{0, 1}, V{2, 3}, {}, 2}, {1, 8, 6, 7}, {4, 4, 2, 2}, false, 23);  // floor leaves a tail
+  run_conv({1, V{1}, V{2}, V{2}, 1}, {2, 4, 11}, {3, 4, 3}, true, 24);
+  run_conv({1, V{1, 0, 1}, V{1, 2, 1}, {}, 1}, {1, 4, 3, 4, 3}, {2, 4, 2, 2, 2}, true, 25);
+  run_conv({2, {}, {}, {}, 1}, {2, 1, 4, 3, 3}, {2, 4, 1, 1}, true, 26);
+}
+
 TEST(Convolution, BaseAxis) {
   run_conv({2, V{1, 1}, {}, {}, 1}, {2, 2, 2, 4, 4}, {3, 2, 3, 3}, true, 11);
   run_conv({0, {}, {}, {}, 1}, {2, 5, 5}, {3, 2, 2, 2}, true, 12);

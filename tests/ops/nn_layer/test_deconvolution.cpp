@@ -34,6 +34,12 @@ TEST(Deconvolution, PadStrideDilationOutputPadding) {
   run_deconv({1, V{1, 1}, V{2, 1}, V{1, 2}, 1}, V{1, 0}, {1, 2, 3, 4}, {2, 2, 3, 2}, true, 4);
 }
 
+// Four or more output channels per group: the oneDNN path when nncli is built with it.
+TEST(Deconvolution, WideChannels) {
+  run_deconv({1, V{1, 1}, V{2, 2}, {}, 1}, {}, {2, 3, 3, 3}, {3, 4, 3, 3}, true, 21);
+  run_deconv({1, V{1, 0}, V{2, 1}, V{1, 2}, 2}, V{1, 0}, {1, 4, 3, 4}, {4, 4, 3, 2}, true, 22);
+}
+
 TEST(Deconvolution, GroupAndOneD) {
   run_deconv({1, V{1, 1}, V{2, 2}, {}, 2}, {}, {2, 4, 3, 3}, {4, 3, 2, 2}, true, 5);
   run_deconv({1, V{1}, V{3}, V{1}, 1}, V{2}, {2, 3, 4}, {3, 2, 3}, true, 6);

@@ -5,9 +5,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "nn/core/error.hpp"
+#ifdef NN_WITH_DNNL
+#include "ops/nn_layer/conv_dnnl.hpp"
+#endif
 
 namespace nn::ops {
 
@@ -221,6 +225,19 @@ void col2im_add(const ConvGeometry& g, const float* col, float* dx) {
   });
 }
 
+#ifdef NN_WITH_DNNL
+namespace {
+// NN_DNNL=0 in the environment runs every convolution on the im2col + GEMM engine (for comparisons).
+bool dnnl_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("NN_DNNL");
+    return v == nullptr || std::string(v) != "0";
+  }();
+  return enabled;
+}
+}  // namespace
+#endif
+
 void ConvEngine::setup(const ConvGeometry& g, int64_t out_channels, int64_t group, int64_t batch) {
   g_ = g;
   g_.finalize();
@@ -229,6 +246,11 @@ void ConvEngine::setup(const ConvGeometry& g, int64_t out_channels, int64_t grou
   batch_ = batch;
   x_stride_ = g_.channels * g_.in_size;
   y_stride_ = oc_ * g_.out_size;
+  dnnl_.reset();
+#ifdef NN_WITH_DNNL
+  // A few input channels per group (LeNet's first layer): oneDNN's reorders cost more than im2col saves.
+  if (dnnl_enabled() && g_.channels / group_ >= 4) dnnl_ = DnnlConv::create(g_, oc_, group_, batch_);
+#endif
 }
 
 int ConvEngine::threads_for_batch() const {
@@ -269,6 +291,17 @@ void ConvEngine::sample_data_grad(const float* dyb, const float* w, float* col, 
 }
 
 namespace {
+// dst[i] += src[i] over n floats.
+void add_into(float* dst, const float* src, int64_t n) {
+  if (n >= (1 << 16)) {
+#pragma omp parallel for simd schedule(static)
+    for (int64_t i = 0; i < n; ++i) dst[i] += src[i];
+  } else {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) dst[i] += src[i];
+  }
+}
+
 // Makes sure `bufs` holds n buffers of at least `size` floats (allocations happen outside parallel regions).
 void ensure_buffers(std::vector<std::vector<float>>& bufs, int n, int64_t size) {
   if (int(bufs.size()) < n) bufs.resize(size_t(n));
@@ -278,6 +311,14 @@ void ensure_buffers(std::vector<std::vector<float>>& bufs, int n, int64_t size) 
 }  // namespace
 
 void ConvEngine::forward(const float* x, const float* w, float* y, bool accum) {
+#ifdef NN_WITH_DNNL
+  if (dnnl_) {
+    if (!accum) return dnnl_->forward(x, w, y);
+    scratch_.resize(size_t(batch_ * y_stride_));
+    dnnl_->forward(x, w, scratch_.data());
+    return add_into(y, scratch_.data(), batch_ * y_stride_);
+  }
+#endif
   const int nt = threads_for_batch();
   if (!g_.identity_col) ensure_buffers(cols_, nt, g_.col_rows() * g_.out_size);
   const int64_t ocg = oc_ / group_, ckg = g_.col_rows() / group_, o = g_.out_size;
@@ -304,15 +345,35 @@ void ConvEngine::forward(const float* x, const float* w, float* y, bool accum) {
 }
 
 void ConvEngine::backward_data_add(const float* dy, const float* w, float* dx) {
-  backward_both(nullptr, w, dy, dx, nullptr, false);
+  backward_both(nullptr, w, dy, dx, true, nullptr, false);
 }
 
 void ConvEngine::backward_weight(const float* x, const float* dy, float* dw, bool accum) {
-  backward_both(x, nullptr, dy, nullptr, dw, accum);
+  backward_both(x, nullptr, dy, nullptr, false, dw, accum);
 }
 
-void ConvEngine::backward_both(const float* x, const float* w, const float* dy, float* dx_add, float* dw,
-                               bool accum_w) {
+void ConvEngine::backward_both(const float* x, const float* w, const float* dy, float* dx, bool accum_x,
+                               float* dw, bool accum_w) {
+#ifdef NN_WITH_DNNL
+  if (dnnl_) {
+    const int64_t wsize = oc_ * g_.col_rows() / group_;
+    if (dw && !accum_w) dnnl_->backward_weights(x, dy, dw);
+    if (dw && accum_w) {
+      scratch_.resize(size_t(wsize));
+      dnnl_->backward_weights(x, dy, scratch_.data());
+      add_into(dw, scratch_.data(), wsize);
+    }
+    if (dx && !accum_x) dnnl_->backward_data(dy, w, dx);
+    if (dx && accum_x) {
+      scratch_.resize(size_t(batch_ * x_stride_));
+      dnnl_->backward_data(dy, w, scratch_.data());
+      add_into(dx, scratch_.data(), batch_ * x_stride_);
+    }
+    return;
+  }
+#endif
+  if (dx && !accum_x) std::fill(dx, dx + batch_ * x_stride_, 0.f);
+  float* dx_add = dx;
   const int nt = threads_for_batch();
   const bool need_col = !g_.identity_col;
   if (need_col) ensure_buffers(cols_, nt, g_.col_rows() * g_.out_size);

@@ -1,6 +1,7 @@
 // Shared convolution machinery: N-D geometry, im2col/col2im, and a GEMM engine used by every conv-like op.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,8 +66,9 @@ class ConvEngine {
   void backward_data_add(const float* dy, const float* w, float* dx);
   // dw = (accum ? dw : 0) + sum_b dy[b] * col(x[b])^T.
   void backward_weight(const float* x, const float* dy, float* dw, bool accum);
-  // Both products above in one pass over the batch (x and w unchanged; dx added to).
-  void backward_both(const float* x, const float* w, const float* dy, float* dx_add, float* dw, bool accum_w);
+  // Both products above in one pass over the batch (x and w unchanged); dx is added to (accum_x) or written.
+  void backward_both(const float* x, const float* w, const float* dy, float* dx, bool accum_x, float* dw,
+                     bool accum_w);
 
  private:
   int threads_for_batch() const;
@@ -79,6 +81,8 @@ class ConvEngine {
   int64_t x_stride_ = 0, y_stride_ = 0;
   std::vector<std::vector<float>> cols_;      // one column buffer per thread
   std::vector<std::vector<float>> dw_parts_;  // per-thread weight-gradient partial sums
+  std::shared_ptr<class DnnlConv> dnnl_;      // oneDNN primitives for this geometry, when built with it
+  std::vector<float> scratch_;                // oneDNN results that are added to an output
 };
 
 // Adds (or writes, accum false) the per-channel sum of dy (batch, channels, spatial) into db.

@@ -61,8 +61,7 @@ void ConvLayer::forward(const float* x, const float* w, const float* b, float* y
 void ConvLayer::backward(const float* x, const float* w, const float* dy, float* dx, bool accum_x, float* dw,
                          bool accum_w, float* db, bool accum_b) {
   if (db) bias_backward(dy, batch_, oc_, engine_.geometry().out_size, db, accum_b);
-  if (dx && !accum_x) std::fill(dx, dx + x_size_, 0.f);
-  if (dx || dw) engine_.backward_both(x, w, dy, dx, dw, accum_w);
+  if (dx || dw) engine_.backward_both(x, w, dy, dx, accum_x, dw, accum_w);
 }
 
 }  // namespace nn::ops

@@ -1,0 +1,141 @@
+// oneDNN convolution primitives (forward, backward data, backward weights) on plain NC[D]HW arrays: the
+// primitives pick their own blocked layouts and the arrays are reordered to and from them on each call.
+#include "ops/nn_layer/conv_dnnl.hpp"
+
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <vector>
+
+namespace nn::ops {
+namespace {
+using dnnl::memory;
+using Tag = memory::format_tag;
+
+Tag data_tag(size_t spatial) { return spatial == 1 ? Tag::ncw : spatial == 2 ? Tag::nchw : Tag::ncdhw; }
+Tag weights_tag(size_t spatial, bool grouped) {
+  if (grouped) return spatial == 1 ? Tag::goiw : spatial == 2 ? Tag::goihw : Tag::goidhw;
+  return spatial == 1 ? Tag::oiw : spatial == 2 ? Tag::oihw : Tag::oidhw;
+}
+
+// A user array and, when the primitive wants another layout, the primitive's own copy of it.
+struct Operand {
+  memory user, internal;
+  bool reorder = false;
+  dnnl::reorder to_internal, to_user;
+
+  void init(const memory::desc& user_md, const memory::desc& want, const dnnl::engine& eng) {
+    user = memory(user_md, eng, DNNL_MEMORY_NONE);
+    reorder = user_md != want;
+    internal = reorder ? memory(want, eng) : user;
+    if (reorder) {
+      to_internal = dnnl::reorder(user, internal);
+      to_user = dnnl::reorder(internal, user);
+    }
+  }
+  // The memory the primitive reads, after copying the user's array into it when needed.
+  memory& input(const float* p, dnnl::stream& s) {
+    user.set_data_handle(const_cast<float*>(p));
+    if (reorder) to_internal.execute(s, user, internal);
+    return reorder ? internal : user;
+  }
+  memory& output(float* p) {
+    user.set_data_handle(p);
+    return reorder ? internal : user;
+  }
+  void finish_output(dnnl::stream& s) {
+    if (reorder) to_user.execute(s, internal, user);
+  }
+};
+}  // namespace
+
+struct DnnlConv::Impl {
+  dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{eng};
+  dnnl::convolution_forward fwd;
+  dnnl::convolution_backward_data bwd_data;
+  dnnl::convolution_backward_weights bwd_weights;
+  Operand f_src, f_wei, f_dst, d_diff_dst, d_wei, d_diff_src, w_src, w_diff_dst, w_diff_wei;
+};
+
+DnnlConv::DnnlConv(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+DnnlConv::~DnnlConv() = default;
+
+std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_channels, int64_t group,
+                                           int64_t batch) {
+  const size_t spatial = g.in.size();
+  if (spatial < 1 || spatial > 3 || batch < 1 || group < 1) return nullptr;
+  memory::dims src{batch, g.channels}, dst{batch, out_channels}, wei, strides, dilates, pad_l, pad_r;
+  if (group > 1) wei = {group, out_channels / group, g.channels / group};
+  else wei = {out_channels, g.channels};
+  for (size_t d = 0; d < spatial; ++d) {
+    src.push_back(g.in[d]);
+    dst.push_back(g.out[d]);
+    wei.push_back(g.kernel[d]);
+    strides.push_back(g.stride[d]);
+    dilates.push_back(g.dilation[d] - 1);
+    pad_l.push_back(g.pad[d]);
+    // nnabla's output size floors: the right padding is what remains after the last window.
+    const int64_t right = (g.out[d] - 1) * g.stride[d] + g.dilation[d] * (g.kernel[d] - 1) + 1 - g.in[d] - g.pad[d];
+    if (right < 0) return nullptr;
+    pad_r.push_back(right);
+  }
+  try {
+    auto impl = std::make_unique<Impl>();
+    const auto f32 = memory::data_type::f32;
+    const memory::desc src_user(src, f32, data_tag(spatial)), dst_user(dst, f32, data_tag(spatial)),
+        wei_user(wei, f32, weights_tag(spatial, group > 1));
+    const memory::desc src_any(src, f32, Tag::any), dst_any(dst, f32, Tag::any), wei_any(wei, f32, Tag::any);
+    const auto algo = dnnl::algorithm::convolution_direct;
+    dnnl::convolution_forward::primitive_desc fwd_pd(
+        {dnnl::prop_kind::forward_training, algo, src_any, wei_any, dst_any, strides, dilates, pad_l, pad_r},
+        impl->eng);
+    dnnl::convolution_backward_data::primitive_desc data_pd(
+        {algo, src_any, wei_any, dst_any, strides, dilates, pad_l, pad_r}, impl->eng, fwd_pd);
+    dnnl::convolution_backward_weights::primitive_desc weights_pd(
+        {algo, src_any, wei_any, dst_any, strides, dilates, pad_l, pad_r}, impl->eng, fwd_pd);
+    impl->fwd = dnnl::convolution_forward(fwd_pd);
+    impl->bwd_data = dnnl::convolution_backward_data(data_pd);
+    impl->bwd_weights = dnnl::convolution_backward_weights(weights_pd);
+    impl->f_src.init(src_user, fwd_pd.src_desc(), impl->eng);
+    impl->f_wei.init(wei_user, fwd_pd.weights_desc(), impl->eng);
+    impl->f_dst.init(dst_user, fwd_pd.dst_desc(), impl->eng);
+    impl->d_diff_dst.init(dst_user, data_pd.diff_dst_desc(), impl->eng);
+    impl->d_wei.init(wei_user, data_pd.weights_desc(), impl->eng);
+    impl->d_diff_src.init(src_user, data_pd.diff_src_desc(), impl->eng);
+    impl->w_src.init(src_user, weights_pd.src_desc(), impl->eng);
+    impl->w_diff_dst.init(dst_user, weights_pd.diff_dst_desc(), impl->eng);
+    impl->w_diff_wei.init(wei_user, weights_pd.diff_weights_desc(), impl->eng);
+    return std::unique_ptr<DnnlConv>(new DnnlConv(std::move(impl)));
+  } catch (const dnnl::error&) {
+    return nullptr;  // no implementation for this configuration: the im2col engine runs it
+  }
+}
+
+void DnnlConv::forward(const float* x, const float* w, float* y) {
+  Impl& m = *impl_;
+  m.fwd.execute(m.stream, {{DNNL_ARG_SRC, m.f_src.input(x, m.stream)},
+                           {DNNL_ARG_WEIGHTS, m.f_wei.input(w, m.stream)},
+                           {DNNL_ARG_DST, m.f_dst.output(y)}});
+  m.f_dst.finish_output(m.stream);
+  m.stream.wait();
+}
+
+void DnnlConv::backward_data(const float* dy, const float* w, float* dx) {
+  Impl& m = *impl_;
+  m.bwd_data.execute(m.stream, {{DNNL_ARG_DIFF_DST, m.d_diff_dst.input(dy, m.stream)},
+                                {DNNL_ARG_WEIGHTS, m.d_wei.input(w, m.stream)},
+                                {DNNL_ARG_DIFF_SRC, m.d_diff_src.output(dx)}});
+  m.d_diff_src.finish_output(m.stream);
+  m.stream.wait();
+}
+
+void DnnlConv::backward_weights(const float* x, const float* dy, float* dw) {
+  Impl& m = *impl_;
+  m.bwd_weights.execute(m.stream, {{DNNL_ARG_SRC, m.w_src.input(x, m.stream)},
+                                   {DNNL_ARG_DIFF_DST, m.w_diff_dst.input(dy, m.stream)},
+                                   {DNNL_ARG_DIFF_WEIGHTS, m.w_diff_wei.output(dw)}});
+  m.w_diff_wei.finish_output(m.stream);
+  m.stream.wait();
+}
+
+}  // namespace nn::ops
