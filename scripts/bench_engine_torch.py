@@ -1,4 +1,6 @@
-"""PyTorch twin of bench/bench_engine.cpp: the same networks, Adam, random data, 2 threads."""
+"""PyTorch twin of bench/bench_engine.cpp: the same networks, Adam, random data, 2 threads.
+With "export DIR" as arguments it writes the inference models as ONNX (lenet_b1.onnx, small_resnet_b32.onnx)
+for the ONNX Runtime anchor (scripts/ort/ort_bench.js) instead."""
 import sys
 import time
 
@@ -7,7 +9,7 @@ import torch.nn as tnn
 import torch.nn.functional as F
 
 torch.set_num_threads(2)
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] != "export" else 3.0
 ONLY = sys.argv[2] if len(sys.argv) > 2 else ""
 
 
@@ -103,6 +105,14 @@ def infer(name, model, shape, batch):
 
 def want(k):
     return not ONLY or k in ONLY
+
+
+if len(sys.argv) > 2 and sys.argv[1] == "export":
+    for name, model, shape in (("lenet_b1", LeNet(), (1, 1, 28, 28)),
+                               ("small_resnet_b32", SmallResNet(), (32, 3, 32, 32))):
+        model.eval()
+        torch.onnx.export(model, torch.rand(shape), f"{sys.argv[2]}/{name}.onnx", opset_version=13)
+    sys.exit(0)
 
 
 if want("lenet"):

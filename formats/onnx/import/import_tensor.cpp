@@ -53,7 +53,9 @@ void import_squeeze(ImportContext& ctx, const NodeView& node) {
   Shape out;
   for (int64_t i = 0; i < int64_t(in.size()); ++i) {
     const bool listed = std::find(axes.begin(), axes.end(), i) != axes.end();
-    if (listed) NN_CHECK(in[size_t(i)] == 1) << "cannot squeeze axis " << i << " of size " << in[size_t(i)];
+    if (listed) {
+      NN_CHECK(in[size_t(i)] == 1) << "cannot squeeze axis " << i << " of size " << in[size_t(i)];
+    }
     if (listed || (axes.empty() && in[size_t(i)] == 1)) continue;
     out.push_back(in[size_t(i)]);
   }
