@@ -34,3 +34,22 @@ for model in lenet mlp; do
   line=$(/usr/bin/time -v /usr/bin/python3 "$ROOT/scripts/bench_train_torch.py" "$model" 2>"$WORK/time_torch_$model.txt")
   echo "$line, max RSS $(max_rss_mb "$WORK/time_torch_$model.txt") MB"
 done
+
+# Data-parallel: the LeNet config on 1 and 2 MPI processes (same global batch per process: 128), when nncli
+# was built with MPI and mpirun exists. The two processes share this machine's cores (1 thread each).
+if command -v mpirun >/dev/null && "$NNCLI" --help | grep -q -- '--mpi'; then
+  root_flag=""
+  [ "$(id -u)" = 0 ] && root_flag=--allow-run-as-root
+  for n in 1 2; do
+    out=$WORK/out_mpi_$n
+    rm -rf "$out" && mkdir -p "$out"
+    start=$(date +%s.%N)
+    OMP_NUM_THREADS=$((2 / n)) OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun -n $n --oversubscribe \
+      $root_flag "$NNCLI" -v -m train -c "$ROOT/sample_models/fashion_mnist_lenet/lenet_1epoch.nntxt" -o "$out" \
+      --dataset "Training=$DATA/train.cache" --dataset "Validation=$DATA/test.cache" >"$WORK/mpi_$n.log" 2>&1
+    secs=$(echo "$(date +%s.%N) - $start" | bc -l)
+    reduce=$(grep -o 'all-reduce: .*' "$WORK/mpi_$n.log" | head -1)
+    printf 'nncli -m train lenet, %d process(es): %.0f images/s end to end%s\n' "$n" \
+      "$(echo "$IMAGES / $secs" | bc -l)" "${reduce:+ (gradient $reduce)}"
+  done
+fi
