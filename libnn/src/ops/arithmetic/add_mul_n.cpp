@@ -13,6 +13,19 @@ void check_same_shapes(const char* fname, const Variables& in) {
         << to_string(in[0]->shape());
 }
 
+// y[i] = op(...op(op(init, x_0[i]), x_1[i])..., x_{n-1}[i]) over same-shaped inputs.
+template <class Op>
+void fold_inputs(const Variables& in, Variable* y_var, float init, Op op) {
+  float* y = out_data(y_var);
+  std::vector<const float*> xs;
+  for (auto* v : in) xs.push_back(in_data(v));
+  parallel_for(y_var->size(), [&](int64_t i) {
+    float acc = init;
+    for (const float* x : xs) acc = op(acc, x[i]);
+    y[i] = acc;
+  });
+}
+
 // y = x_0 + x_1 + ... + x_{n-1}.
 class AddN : public Function {
  public:
@@ -25,15 +38,7 @@ class AddN : public Function {
     out[0]->reshape(in[0]->shape(), true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
-    float* y = out_data(out[0]);
-    const int64_t n = out[0]->size();
-    std::vector<const float*> xs;
-    for (auto* v : in) xs.push_back(in_data(v));
-    parallel_for(n, [&](int64_t i) {
-      float s = 0.f;
-      for (const float* x : xs) s += x[i];
-      y[i] = s;
-    });
+    fold_inputs(in, out[0], 0.f, [](float a, float b) { return a + b; });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -59,15 +64,7 @@ class MulN : public Function {
     out[0]->reshape(in[0]->shape(), true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
-    float* y = out_data(out[0]);
-    const int64_t n = out[0]->size();
-    std::vector<const float*> xs;
-    for (auto* v : in) xs.push_back(in_data(v));
-    parallel_for(n, [&](int64_t i) {
-      float p = 1.f;
-      for (const float* x : xs) p *= x[i];
-      y[i] = p;
-    });
+    fold_inputs(in, out[0], 1.f, [](float a, float b) { return a * b; });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {

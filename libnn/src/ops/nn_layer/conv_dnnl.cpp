@@ -111,31 +111,33 @@ std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_ch
   }
 }
 
+namespace {
+// Runs `p` reading the user arrays a and b (reordered when the primitive wants its own layout) and writing
+// the user array `out` (reordered back), then waits for the stream.
+template <class Primitive>
+void run(Primitive& p, dnnl::stream& s, int arg_a, Operand& a, const float* pa, int arg_b, Operand& b,
+         const float* pb, int arg_out, Operand& out, float* pout) {
+  p.execute(s, {{arg_a, a.input(pa, s)}, {arg_b, b.input(pb, s)}, {arg_out, out.output(pout)}});
+  out.finish_output(s);
+  s.wait();
+}
+}  // namespace
+
 void DnnlConv::forward(const float* x, const float* w, float* y) {
   Impl& m = *impl_;
-  m.fwd.execute(m.stream, {{DNNL_ARG_SRC, m.f_src.input(x, m.stream)},
-                           {DNNL_ARG_WEIGHTS, m.f_wei.input(w, m.stream)},
-                           {DNNL_ARG_DST, m.f_dst.output(y)}});
-  m.f_dst.finish_output(m.stream);
-  m.stream.wait();
+  run(m.fwd, m.stream, DNNL_ARG_SRC, m.f_src, x, DNNL_ARG_WEIGHTS, m.f_wei, w, DNNL_ARG_DST, m.f_dst, y);
 }
 
 void DnnlConv::backward_data(const float* dy, const float* w, float* dx) {
   Impl& m = *impl_;
-  m.bwd_data.execute(m.stream, {{DNNL_ARG_DIFF_DST, m.d_diff_dst.input(dy, m.stream)},
-                                {DNNL_ARG_WEIGHTS, m.d_wei.input(w, m.stream)},
-                                {DNNL_ARG_DIFF_SRC, m.d_diff_src.output(dx)}});
-  m.d_diff_src.finish_output(m.stream);
-  m.stream.wait();
+  run(m.bwd_data, m.stream, DNNL_ARG_DIFF_DST, m.d_diff_dst, dy, DNNL_ARG_WEIGHTS, m.d_wei, w, DNNL_ARG_DIFF_SRC,
+      m.d_diff_src, dx);
 }
 
 void DnnlConv::backward_weights(const float* x, const float* dy, float* dw) {
   Impl& m = *impl_;
-  m.bwd_weights.execute(m.stream, {{DNNL_ARG_SRC, m.w_src.input(x, m.stream)},
-                                   {DNNL_ARG_DIFF_DST, m.w_diff_dst.input(dy, m.stream)},
-                                   {DNNL_ARG_DIFF_WEIGHTS, m.w_diff_wei.output(dw)}});
-  m.w_diff_wei.finish_output(m.stream);
-  m.stream.wait();
+  run(m.bwd_weights, m.stream, DNNL_ARG_SRC, m.w_src, x, DNNL_ARG_DIFF_DST, m.w_diff_dst, dy,
+      DNNL_ARG_DIFF_WEIGHTS, m.w_diff_wei, dw);
 }
 
 }  // namespace nn::ops
