@@ -156,6 +156,16 @@ TEST(OnnxImportErrors, MalformedProtobuf) {
   EXPECT_EQ(code, ErrorCode::kInvalid);
 }
 
+// Found by fuzz/fuzz_onnx.cpp: a ConstantOfShape whose shape asks for ~2^50 floats. Refused, not allocated.
+TEST(OnnxImportErrors, HugeConstantIsRefused) {
+  ErrorCode code{};
+  const std::string msg = error_of(
+      [&] { formats::onnx::import_model(std::string(NN_ONNX_FUZZ_CASES) + "/constant_of_shape_huge.onnx"); }, &code);
+  EXPECT_NE(msg.find("elements"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("constant '"), std::string::npos) << msg;
+  EXPECT_EQ(code, ErrorCode::kInvalid);
+}
+
 TEST(OnnxImportErrors, MissingFile) {
   const std::string msg = error_of([&] { formats::onnx::import_model("/nonexistent/model.onnx"); });
   EXPECT_NE(msg.find("cannot open the file"), std::string::npos) << msg;

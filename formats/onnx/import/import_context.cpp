@@ -124,8 +124,21 @@ void ImportContext::add_input(const std::string& name, const Shape& static_shape
   network_.variables.push_back(v);
 }
 
+int64_t ImportContext::checked_constant_size(const std::string& name, const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    NN_CHECK(d >= 0) << "constant '" << name << "' has a negative dimension in shape " << to_string(shape);
+    NN_CHECK(d == 0 || n <= kMaxConstantElements / d)
+        << "constant '" << name << "' of shape " << to_string(shape) << " has more than " << kMaxConstantElements
+        << " elements";
+    n *= d;
+  }
+  return n;
+}
+
 void ImportContext::add_constant(const std::string& name, const Shape& shape, std::vector<float> values,
                                  std::vector<int64_t> ints, int32_t data_type, bool foldable) {
+  checked_constant_size(name, shape);
   Tensor t;
   t.var = Variable::create(shape);
   float* dst = t.var->data()->cast<float>(true);
@@ -191,6 +204,7 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
   for (auto& o : outputs)
     if (o.empty()) o = helper_name("");
   if (all_constant) {
+    for (size_t j = 0; j < results.size(); ++j) checked_constant_size(outputs[j], results[j]->shape());
     results.front()->forward();
     for (size_t j = 0; j < results.size(); ++j)
       add_constant(outputs[j], results[j]->shape(), results[j]->data()->to_vector());

@@ -57,6 +57,10 @@ class ImportContext {
 
   // A graph input: `static_shape` for import-time inference, `declared` (-1 for symbolic dims) for the file.
   void add_input(const std::string& name, const Shape& static_shape, const Shape& declared, int32_t data_type);
+  // Constants are materialized at import: one of more than 2^28 elements (1 GiB) or with a negative dim is
+  // refused (a malformed or hostile file), naming it.
+  static constexpr int64_t kMaxConstantElements = int64_t(1) << 28;
+  static int64_t checked_constant_size(const std::string& name, const Shape& shape);
   void add_constant(const std::string& name, const Shape& shape, std::vector<float> values,
                     std::vector<int64_t> ints = {}, int32_t data_type = 1, bool foldable = true);
   // `name` reads `target` (Cast removal, Identity folding of constants).

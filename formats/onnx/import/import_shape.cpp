@@ -45,7 +45,7 @@ void import_constant_of_shape(ImportContext& ctx, const NodeView& node) {
     type = d.data_type;
   }
   Shape shape(dims.begin(), dims.end());
-  const size_t n = size_t(shape_size(shape));
+  const size_t n = size_t(ImportContext::checked_constant_size(node.output(0), shape));
   ctx.add_constant(node.output(0), shape, std::vector<float>(n, value),
                    type == ::onnx::TensorProto::FLOAT ? std::vector<int64_t>{} : std::vector<int64_t>(n, int64_t(value)),
                    type);
