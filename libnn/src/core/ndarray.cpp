@@ -1,6 +1,8 @@
 // NdArray: lazily synced copies per (dtype, device), host allocation with byte accounting.
 #include "nn/core/ndarray.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -24,7 +26,20 @@ void note_alloc(size_t bytes) {
   }
 }
 
+// Graphs free and reallocate the same activation sizes every iteration. glibc's defaults give blocks above
+// its (adaptive) mmap threshold back to the kernel and trim the heap top, so each iteration pays page faults
+// again: keep blocks up to 32 MiB (glibc's maximum threshold) in the heap and trim only above 1 GiB free.
+void tune_malloc_once() {
+  static const bool tuned = [] {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    return true;
+  }();
+  (void)tuned;
+}
+
 std::shared_ptr<Buffer> host_allocate(size_t bytes) {
+  tune_malloc_once();
   auto b = std::make_shared<Buffer>();
   size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
   b->ptr = std::aligned_alloc(64, rounded);
