@@ -356,19 +356,13 @@ void ConvEngine::backward_both(const float* x, const float* w, const float* dy, 
                                float* dw, bool accum_w) {
 #ifdef NN_WITH_DNNL
   if (dnnl_) {
-    const int64_t wsize = oc_ * g_.col_rows() / group_;
-    if (dw && !accum_w) dnnl_->backward_weights(x, dy, dw);
-    if (dw && accum_w) {
-      scratch_.resize(size_t(wsize));
-      dnnl_->backward_weights(x, dy, scratch_.data());
-      add_into(dw, scratch_.data(), wsize);
-    }
-    if (dx && !accum_x) dnnl_->backward_data(dy, w, dx);
-    if (dx && accum_x) {
-      scratch_.resize(size_t(batch_ * x_stride_));
-      dnnl_->backward_data(dy, w, scratch_.data());
-      add_into(dx, scratch_.data(), batch_ * x_stride_);
-    }
+    const int64_t wsize = oc_ * g_.col_rows() / group_, xsize = batch_ * x_stride_;
+    scratch_.resize(size_t((dx && accum_x ? xsize : 0) + (dw && accum_w ? wsize : 0)));
+    float* dx_out = dx && accum_x ? scratch_.data() : dx;
+    float* dw_out = dw && accum_w ? scratch_.data() + (dx && accum_x ? xsize : 0) : dw;
+    dnnl_->backward(x, w, dy, dx_out, dw_out);
+    if (dx && accum_x) add_into(dx, dx_out, xsize);
+    if (dw && accum_w) add_into(dw, dw_out, wsize);
     return;
   }
 #endif

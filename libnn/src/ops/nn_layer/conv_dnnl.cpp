@@ -55,6 +55,7 @@ struct DnnlConv::Impl {
   dnnl::convolution_backward_data bwd_data;
   dnnl::convolution_backward_weights bwd_weights;
   Operand f_src, f_wei, f_dst, d_diff_dst, d_wei, d_diff_src, w_src, w_diff_dst, w_diff_wei;
+  bool same_diff_dst = false;  // backward data and backward weights read dy in the same layout
 };
 
 DnnlConv::DnnlConv(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -105,6 +106,7 @@ std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_ch
     impl->w_src.init(src_user, weights_pd.src_desc(), impl->eng);
     impl->w_diff_dst.init(dst_user, weights_pd.diff_dst_desc(), impl->eng);
     impl->w_diff_wei.init(wei_user, weights_pd.diff_weights_desc(), impl->eng);
+    impl->same_diff_dst = data_pd.diff_dst_desc() == weights_pd.diff_dst_desc();
     return std::unique_ptr<DnnlConv>(new DnnlConv(std::move(impl)));
   } catch (const dnnl::error&) {
     return nullptr;  // no implementation for this configuration: the im2col engine runs it
@@ -128,16 +130,24 @@ void DnnlConv::forward(const float* x, const float* w, float* y) {
   run(m.fwd, m.stream, DNNL_ARG_SRC, m.f_src, x, DNNL_ARG_WEIGHTS, m.f_wei, w, DNNL_ARG_DST, m.f_dst, y);
 }
 
-void DnnlConv::backward_data(const float* dy, const float* w, float* dx) {
+void DnnlConv::backward(const float* x, const float* w, const float* dy, float* dx, float* dw) {
   Impl& m = *impl_;
+  if (dw) {
+    run(m.bwd_weights, m.stream, DNNL_ARG_SRC, m.w_src, x, DNNL_ARG_DIFF_DST, m.w_diff_dst, dy,
+        DNNL_ARG_DIFF_WEIGHTS, m.w_diff_wei, dw);
+  }
+  if (!dx) return;
+  if (dw && m.same_diff_dst) {  // dy is already in the layout backward data wants
+    dnnl::memory& diff_dst = m.w_diff_dst.reorder ? m.w_diff_dst.internal : m.w_diff_dst.user;
+    m.bwd_data.execute(m.stream, {{DNNL_ARG_DIFF_DST, diff_dst},
+                                  {DNNL_ARG_WEIGHTS, m.d_wei.input(w, m.stream)},
+                                  {DNNL_ARG_DIFF_SRC, m.d_diff_src.output(dx)}});
+    m.d_diff_src.finish_output(m.stream);
+    m.stream.wait();
+    return;
+  }
   run(m.bwd_data, m.stream, DNNL_ARG_DIFF_DST, m.d_diff_dst, dy, DNNL_ARG_WEIGHTS, m.d_wei, w, DNNL_ARG_DIFF_SRC,
       m.d_diff_src, dx);
-}
-
-void DnnlConv::backward_weights(const float* x, const float* dy, float* dw) {
-  Impl& m = *impl_;
-  run(m.bwd_weights, m.stream, DNNL_ARG_SRC, m.w_src, x, DNNL_ARG_DIFF_DST, m.w_diff_dst, dy,
-      DNNL_ARG_DIFF_WEIGHTS, m.w_diff_wei, dw);
 }
 
 }  // namespace nn::ops

@@ -15,8 +15,8 @@ class DnnlConv {
   ~DnnlConv();
   // Every call overwrites its output: y = conv(x, w), dx = conv^T(dy, w), dw = sum_b dy * x.
   void forward(const float* x, const float* w, float* y);
-  void backward_data(const float* dy, const float* w, float* dx);
-  void backward_weights(const float* x, const float* dy, float* dw);
+  // dx (when not null) and dw (when not null) from one reorder of dy where both primitives take its layout.
+  void backward(const float* x, const float* w, const float* dy, float* dx, float* dw);
 
  private:
   struct Impl;
