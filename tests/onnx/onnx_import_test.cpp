@@ -166,6 +166,20 @@ TEST(OnnxImportErrors, HugeConstantIsRefused) {
   EXPECT_EQ(code, ErrorCode::kInvalid);
 }
 
+// Every input the ONNX fuzzer found in data/fuzz is refused with one clear error (kInvalid), never allocated.
+// initializer_dims_without_data.onnx: an initializer declaring 2^30 elements with 108 bytes of raw data.
+TEST(OnnxImportErrors, FuzzFindingsFailCleanly) {
+  size_t cases = 0;
+  for (const auto& entry : fs::directory_iterator(NN_ONNX_FUZZ_CASES)) {
+    ErrorCode code{};
+    const std::string msg = error_of([&] { formats::onnx::import_model(entry.path().string()); }, &code);
+    EXPECT_FALSE(msg.empty()) << entry.path();
+    EXPECT_EQ(code, ErrorCode::kInvalid) << entry.path() << ": " << msg;
+    ++cases;
+  }
+  EXPECT_GE(cases, 2u);
+}
+
 TEST(OnnxImportErrors, MissingFile) {
   const std::string msg = error_of([&] { formats::onnx::import_model("/nonexistent/model.onnx"); });
   EXPECT_NE(msg.find("cannot open the file"), std::string::npos) << msg;

@@ -175,14 +175,18 @@ TensorData read_tensor(const ::onnx::TensorProto& tensor, const std::string& bas
   const bool integer = is_integer_type(t);
   NN_CHECK_CODE(element_bytes(t) != 0, ErrorCode::kUnsupported)
       << "tensor " << quoted(tensor.name()) << ": data type " << data_type_name(t) << " is not supported";
-  out.values.resize(n);
-  if (integer) out.ints.resize(n);
+  // The arrays are sized only after the data is known to hold n elements (a file may declare any dims).
+  auto allocate = [&] {
+    out.values.resize(n);
+    if (integer) out.ints.resize(n);
+  };
   const bool external = tensor.data_location() == ::onnx::TensorProto::EXTERNAL;
   if (external || tensor.has_raw_data()) {
     const std::string bytes = external ? read_external(tensor, base_dir) : tensor.raw_data();
     const size_t width = element_bytes(t);
     NN_CHECK(bytes.size() == n * width) << "tensor " << quoted(tensor.name()) << ": " << bytes.size()
                                         << " bytes of data for " << n << " elements of " << data_type_name(t);
+    allocate();
     for (size_t i = 0; i < n; ++i) {
       int64_t as_int = 0;
       out.values[i] = float(raw_element(bytes.data() + i * width, t, &as_int));
@@ -190,33 +194,35 @@ TensorData read_tensor(const ::onnx::TensorProto& tensor, const std::string& bas
     }
     return out;
   }
-  auto check_count = [&](int got) {
-    NN_CHECK(size_t(got) == n) << "tensor " << quoted(tensor.name()) << ": " << got << " values for " << n
-                               << " elements";
-  };
+  const int got = [&] {
+    switch (t) {
+      case ::onnx::TensorProto::FLOAT: return tensor.float_data_size();
+      case ::onnx::TensorProto::DOUBLE: return tensor.double_data_size();
+      case ::onnx::TensorProto::INT64: return tensor.int64_data_size();
+      case ::onnx::TensorProto::UINT32: case ::onnx::TensorProto::UINT64: return tensor.uint64_data_size();
+      default: return tensor.int32_data_size();  // FLOAT16, INT32, INT16, INT8, UINT16, UINT8, BOOL
+    }
+  }();
+  NN_CHECK(size_t(got) == n) << "tensor " << quoted(tensor.name()) << ": " << got << " values for " << n
+                             << " elements";
+  allocate();
   switch (t) {
     case ::onnx::TensorProto::FLOAT:
-      check_count(tensor.float_data_size());
       for (size_t i = 0; i < n; ++i) out.values[i] = tensor.float_data(int(i));
       break;
     case ::onnx::TensorProto::DOUBLE:
-      check_count(tensor.double_data_size());
       for (size_t i = 0; i < n; ++i) out.values[i] = float(tensor.double_data(int(i)));
       break;
     case ::onnx::TensorProto::INT64:
-      check_count(tensor.int64_data_size());
       for (size_t i = 0; i < n; ++i) out.ints[i] = tensor.int64_data(int(i));
       break;
     case ::onnx::TensorProto::UINT32: case ::onnx::TensorProto::UINT64:
-      check_count(tensor.uint64_data_size());
       for (size_t i = 0; i < n; ++i) out.ints[i] = int64_t(tensor.uint64_data(int(i)));
       break;
     case ::onnx::TensorProto::FLOAT16:
-      check_count(tensor.int32_data_size());
       for (size_t i = 0; i < n; ++i) out.values[i] = half_to_float(uint16_t(tensor.int32_data(int(i))));
       break;
     default:  // INT32, INT16, INT8, UINT16, UINT8, BOOL
-      check_count(tensor.int32_data_size());
       for (size_t i = 0; i < n; ++i) out.ints[i] = tensor.int32_data(int(i));
       break;
   }
