@@ -1,7 +1,7 @@
 // bench_ops: milliseconds per forward and per forward+backward of single libnn functions (LayerNormalization
 // over 4096 features, Softmax over 1000 classes, Add2 with broadcasting, Sigmoid/ReLU on 1M elements, Sum
 // over an axis, BatchNormalization inference). One line per case:
-// "<case> <forward ms> <forward+backward ms>"; scripts/bench_ops.sh compares them with PyTorch.
+// "<case> <forward ms> <forward+backward ms>" (argv: [seconds] [case filter]); scripts/bench_ops.sh compares them with PyTorch.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -43,7 +43,10 @@ double time_ms(const std::function<void()>& step, double seconds) {
   return best;
 }
 
+const char* g_only = nullptr;  // argv[2]: run only the cases whose name contains it
+
 void bench(const char* name, const nn::VariablePtr& y, double seconds) {
+  if (g_only && std::string(name).find(g_only) == std::string::npos) return;
   const double fwd = time_ms([&] { y->forward(); }, seconds);
   // As the PyTorch twin: the output gradient is made once (ones), and input gradients accumulate.
   y->forward();
@@ -63,6 +66,7 @@ void bench(const char* name, const nn::VariablePtr& y, double seconds) {
 
 int main(int argc, char** argv) {
   const double seconds = argc > 1 ? std::atof(argv[1]) : 2.0;
+  if (argc > 2) g_only = argv[2];
   std::mt19937 rng(1);
   {
     auto x = random_variable({64, 4096}, rng);

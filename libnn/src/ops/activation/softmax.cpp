@@ -130,17 +130,21 @@ class Softmax : public SoftmaxBase {
     };
     for_each_unit([&](int64_t base, int64_t j0, int64_t j1) {
       if (inner == 1) {
+        // Row pointers as locals: read through the closure, the loop reloads them and does not vectorize.
+        const float* yr = y + base;
+        const float* dyr = dy + base;
         float dot = 0.f;
 #pragma omp simd reduction(+ : dot)
-        for (int64_t k = 0; k < n; ++k) dot += y[base + k] * dy[base + k];
-        update(dx + base, y + base, dy + base, n, [dot](int64_t) { return dot; });
+        for (int64_t k = 0; k < n; ++k) dot += yr[k] * dyr[k];
+        update(dx + base, yr, dyr, n, [dot](int64_t) { return dot; });
         return;
       }
       float dot[kColumns] = {};
       for (int64_t c = 0; c < n; ++c) {
         const int64_t off = base + c * inner + j0;
+        const float *yr = y + off, *dyr = dy + off;
 #pragma omp simd
-        for (int64_t k = 0; k < j1 - j0; ++k) dot[k] += y[off + k] * dy[off + k];
+        for (int64_t k = 0; k < j1 - j0; ++k) dot[k] += yr[k] * dyr[k];
       }
       for (int64_t c = 0; c < n; ++c) {
         const int64_t off = base + c * inner + j0;
@@ -201,17 +205,19 @@ class LogSoftmax : public SoftmaxBase {
     };
     for_each_unit([&](int64_t base, int64_t j0, int64_t j1) {
       if (inner == 1) {
+        const float* dyr = dy + base;  // a local, as in Softmax::backward_impl
         float sum = 0.f;
 #pragma omp simd reduction(+ : sum)
-        for (int64_t k = 0; k < n; ++k) sum += dy[base + k];
+        for (int64_t k = 0; k < n; ++k) sum += dyr[k];
         update(dx + base, y + base, dy + base, n, [sum](int64_t) { return sum; });
         return;
       }
       float sum[kColumns] = {};
       for (int64_t c = 0; c < n; ++c) {
         const int64_t off = base + c * inner + j0;
+        const float* dyr = dy + off;
 #pragma omp simd
-        for (int64_t k = 0; k < j1 - j0; ++k) sum[k] += dy[off + k];
+        for (int64_t k = 0; k < j1 - j0; ++k) sum[k] += dyr[k];
       }
       for (int64_t c = 0; c < n; ++c) {
         const int64_t off = base + c * inner + j0;
