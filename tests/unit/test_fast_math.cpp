@@ -77,6 +77,18 @@ TEST(FastMath, ExpSpecialValues) {
   EXPECT_TRUE(std::isnan(nn::fast::exp(std::numeric_limits<float>::quiet_NaN())));
 }
 
+TEST(FastMath, ExpNonpositiveWithinTwoUlpsAndZeroBelowItsRange) {
+  std::vector<float> xs = sample_floats(-87.29f, 0.f, 4099);
+  for (float x : {0.f, -0.f, -1e-30f, -87.29f}) xs.push_back(x);
+  float at = 0;
+  const int64_t worst = worst_ulps(
+      xs, [](float x) { return nn::fast::exp_nonpositive(x); }, [](double x) { return std::exp(x); }, &at);
+  EXPECT_LE(worst, 2) << "at x = " << at;
+  EXPECT_EQ(nn::fast::exp_nonpositive(-87.4f), 0.f);
+  EXPECT_EQ(nn::fast::exp_nonpositive(-std::numeric_limits<float>::infinity()), 0.f);
+  EXPECT_TRUE(std::isnan(nn::fast::exp_nonpositive(std::numeric_limits<float>::quiet_NaN())));
+}
+
 TEST(FastMath, SigmoidWithinFourUlps) {
   float at = 0;
   const int64_t worst = worst_ulps(

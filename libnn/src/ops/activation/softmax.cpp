@@ -54,12 +54,12 @@ inline std::pair<float, float> exp_shifted_line(const float* x, float* e, int64_
   float m = x[0];
 #pragma omp simd reduction(max : m)
   for (int64_t c = 0; c < n; ++c) m = std::max(m, x[c]);
+  // Two loops: gcc does not vectorize the exp inside a simd reduction, and e is still in L1 for the sum.
+#pragma omp simd
+  for (int64_t c = 0; c < n; ++c) e[c] = fast::exp_nonpositive(x[c] - m);
   float s = 0.f;
 #pragma omp simd reduction(+ : s)
-  for (int64_t c = 0; c < n; ++c) {
-    e[c] = fast::exp(x[c] - m);
-    s += e[c];
-  }
+  for (int64_t c = 0; c < n; ++c) s += e[c];
   return {m, s};
 }
 
@@ -77,7 +77,7 @@ inline void exp_shifted_columns(const float* x, float* e, int64_t n, int64_t inn
     float* er = e + c * inner;
 #pragma omp simd
     for (int64_t j = j0; j < j1; ++j) {
-      er[j] = fast::exp(xr[j] - m[j - j0]);
+      er[j] = fast::exp_nonpositive(xr[j] - m[j - j0]);
       s[j - j0] += er[j];
     }
   }

@@ -17,6 +17,31 @@ inline float select(bool cond, float a, float b) {
 // 2^n for integer n in [-126, 127], built directly in the exponent field.
 inline float pow2i(int32_t n) { return std::bit_cast<float>(static_cast<uint32_t>(n + 127) << 23); }
 
+// exp(x) for x <= 0 (softmax's x - max), within 2 ulp down to e^-87.3 and 0 below (where exp would give
+// subnormals); NaN stays NaN. Cheaper than exp: one scale factor, no overflow handling, so its loops
+// vectorize tightly.
+inline float exp_nonpositive(float x) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f;
+  constexpr float kLn2Lo = -2.12194440e-4f;
+  constexpr float kLowest = -87.3f;  // n >= -126: 2^n is a normal float
+  const float xc = x < kLowest ? kLowest : x;
+  constexpr float kShifter = 12582912.f;
+  const float shifted = xc * kLog2e + kShifter;
+  const float fn = shifted - kShifter;
+  const float r = (xc - fn * kLn2Hi) - fn * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.f;
+  const int32_t n = std::bit_cast<int32_t>(shifted) - std::bit_cast<int32_t>(kShifter);
+  const float y = p * pow2i(n);
+  return x < kLowest ? 0.f : y;
+}
+
 // exp(x) within 2 ulp of the correctly rounded value over the whole float range (measured <= 1 ulp on
 // normal results); overflows to inf above 88.72, goes through the subnormals to 0 below -87.3, NaN stays
 // NaN. exp(x) = 2^n * exp(r), n = round(x / ln 2), |r| <= ln2 / 2, exp(r) by a degree-6 minimax polynomial.
