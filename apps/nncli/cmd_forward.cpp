@@ -98,7 +98,7 @@ int run_forward(const ForwardOptions& opt) {
     table = ds::result_table_from_csv(opt.dataset, opt.replace_path);
   } else if (ext == ".cache") {
     source = ds::CacheDataSource::open(opt.dataset, ds::CacheDatasetOptions{normalize});
-    table = ds::result_table_from_cache(opt.dataset);
+    table = ds::result_table_from_cache(opt.dataset, source->size());
   } else {
     NN_FAIL(nn::ErrorCode::kInvalid) << "Unsupported extension \"" << ext << "\" in \"" << opt.dataset
                                      << "\".";

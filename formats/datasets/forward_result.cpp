@@ -8,6 +8,7 @@
 #include "formats/datasets/csv_text.hpp"
 #include "formats/datasets/image_io.hpp"
 #include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
 
 namespace nn::formats::datasets {
 
@@ -36,9 +37,18 @@ ResultTable result_table_from_csv(const std::string& csv_path, bool replace_path
   return table;
 }
 
-ResultTable result_table_from_cache(const std::string& cache_dir) {
+ResultTable result_table_from_cache(const std::string& cache_dir, int64_t samples) {
   ResultTable table;
   const std::string original = cache_dir + "/original.csv";
+  if (!fs::exists(original)) {
+    NN_LOG_INFO << "'" << original << "' is missing: output_result.csv names the samples by their index";
+    table.header = {"index"};
+    for (int64_t i = 0; i < samples; ++i) {
+      table.rows.push_back({std::to_string(i)});
+      table.order.push_back(i);
+    }
+    return table;
+  }
   std::vector<CsvRecord> records = read_csv_file(original);
   NN_CHECK(!records.empty()) << "'" << original << "': no header row";
   table.header = records.front().cells;

@@ -20,8 +20,10 @@ struct ResultTable {
 // From a dataset CSV: empty rows dropped; cells that are not numbers, outside '#' columns, become
 // compute_full_path(root, cell) with root '.' or, with replace_path, the CSV folder's absolute path.
 ResultTable result_table_from_csv(const std::string& csv_path, bool replace_path);
-// From a cache directory: original.csv rows (every non-number cell rewritten against '.'), order.csv.
-ResultTable result_table_from_cache(const std::string& cache_dir);
+// From a cache directory: original.csv rows (every non-number cell rewritten against '.'), order.csv. A
+// cache made without a source CSV has no original.csv: its `samples` rows are then named by an "index"
+// column (the sample's position in the cache).
+ResultTable result_table_from_cache(const std::string& cache_dir, int64_t samples);
 
 // One executor output for one sample.
 struct ResultOutput {

@@ -2,6 +2,8 @@
 // must match nbla's infer output (1e-4 relative), with CSV and cache datasets and a partial last batch.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -76,6 +78,27 @@ TEST(ForwardCli, CacheDatasetUsesOriginalCsv) {
   if (kNncli.empty()) GTEST_SKIP() << "nncli is not built in this tree";
   const std::string out = nn::test::scratch_dir("fwd_cache");
   expect_golden_rows(run_forward("cache/valid.cache", "", out));
+}
+
+// A cache made without a source CSV (as scripts/prepare_fashion_mnist.py makes them) has no original.csv:
+// its samples are named by their index, with the same outputs.
+TEST(ForwardCli, CacheWithoutOriginalCsvNamesSamplesByIndex) {
+  if (kNncli.empty()) GTEST_SKIP() << "nncli is not built in this tree";
+  const std::string cache = nn::test::scratch_dir("fwd_bare_cache") + "/valid.cache";
+  const std::string golden_cache = nn::test::testdata("golden/training/digits_mlp_sgd/cache/valid.cache");
+  std::filesystem::copy(golden_cache, cache, std::filesystem::copy_options::recursive);
+  std::filesystem::remove(cache + "/original.csv");
+  std::filesystem::remove(cache + "/order.csv");
+  const std::string out = nn::test::scratch_dir("fwd_bare");
+  const std::vector<ds::CsvRecord> rows = run_forward("'" + cache + "'", "", out);
+  ASSERT_EQ(rows.size(), 101u);
+  EXPECT_EQ(rows[0].cells.front(), "index");
+  EXPECT_EQ(rows[0].cells.size(), 11u);
+  EXPECT_EQ(rows[1].cells[0], "0");
+  EXPECT_EQ(rows[100].cells[0], "99");
+  const std::vector<float> golden = golden_softmax();
+  for (int k = 0; k < 10; ++k)
+    EXPECT_NEAR(std::stod(rows[1].cells[size_t(k) + 1]), golden[size_t(k)], 1e-6 + 1e-4 * std::fabs(golden[size_t(k)]));
 }
 
 TEST(ForwardCli, BadDatasetFails) {
