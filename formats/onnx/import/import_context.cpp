@@ -125,15 +125,7 @@ void ImportContext::add_input(const std::string& name, const Shape& static_shape
 }
 
 int64_t ImportContext::checked_constant_size(const std::string& name, const Shape& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) {
-    NN_CHECK(d >= 0) << "constant '" << name << "' has a negative dimension in shape " << to_string(shape);
-    NN_CHECK(d == 0 || n <= kMaxConstantElements / d)
-        << "constant '" << name << "' of shape " << to_string(shape) << " has more than " << kMaxConstantElements
-        << " elements";
-    n *= d;
-  }
-  return n;
+  return checked_shape_size(shape, kMaxConstantElements, "constant '" + name + "'");
 }
 
 void ImportContext::add_constant(const std::string& name, const Shape& shape, std::vector<float> values,

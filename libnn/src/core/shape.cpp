@@ -29,15 +29,18 @@ std::string to_string(const Shape& s) {
   return r + ")";
 }
 
-void check_shape(const Shape& s, const std::string& what) {
+int64_t checked_shape_size(const Shape& s, int64_t limit, const std::string& what) {
   int64_t n = 1;
   for (auto d : s) {
     NN_CHECK(d >= 0) << what << ": negative dimension " << d << " in shape " << to_string(s);
-    NN_CHECK(d <= kMaxArrayElements && (d == 0 || n <= kMaxArrayElements / d))
-        << what << ": shape " << to_string(s) << " is too large (more than 2^40 elements)";
+    NN_CHECK(d <= limit && (d == 0 || n <= limit / d))
+        << what << ": shape " << to_string(s) << " is too large (more than " << limit << " elements)";
     n *= d;
   }
+  return n;
 }
+
+void check_shape(const Shape& s, const std::string& what) { checked_shape_size(s, kMaxArrayElements, what); }
 
 int normalize_axis(int64_t axis, size_t ndim, const char* what) {
   int64_t a = axis < 0 ? axis + int64_t(ndim) : axis;

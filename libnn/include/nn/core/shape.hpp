@@ -17,6 +17,8 @@ int64_t shape_size(const Shape& s, size_t begin, size_t end);  // product of dim
 Shape shape_strides(const Shape& s);                 // C-order strides in elements
 std::string to_string(const Shape& s);               // "(2, 3, 4)"
 void check_shape(const Shape& s, const std::string& what);  // throws on negative/absurd dims
+// The element count of s; throws "<what>: ..." on a negative dim or more than `limit` elements.
+int64_t checked_shape_size(const Shape& s, int64_t limit, const std::string& what);
 int normalize_axis(int64_t axis, size_t ndim, const char* what = "axis");  // negative -> ndim+axis
 
 }  // namespace nn

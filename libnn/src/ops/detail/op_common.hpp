@@ -62,6 +62,14 @@ inline void parallel_ranges(int64_t n, Range&& range) {
   parallel_ranges(n, n, std::forward<Range>(range));
 }
 
+// dst[i] += src[i] over n floats (threaded above kParallelThreshold).
+inline void add_into(float* dst, const float* src, int64_t n) {
+  parallel_ranges(n, [dst, src](int64_t begin, int64_t end, int) {
+#pragma omp simd
+    for (int64_t i = begin; i < end; ++i) dst[i] += src[i];
+  });
+}
+
 // Registers schema and CPU kernel of a Function subclass F.
 template <class F>
 void register_cpu(OpRegistry& r, OpSchema schema) {

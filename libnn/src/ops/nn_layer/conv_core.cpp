@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "nn/core/error.hpp"
+#include "ops/detail/op_common.hpp"
 #ifdef NN_WITH_DNNL
 #include "ops/nn_layer/conv_dnnl.hpp"
 #endif
@@ -291,17 +292,6 @@ void ConvEngine::sample_data_grad(const float* dyb, const float* w, float* col, 
 }
 
 namespace {
-// dst[i] += src[i] over n floats.
-void add_into(float* dst, const float* src, int64_t n) {
-  if (n >= (1 << 16)) {
-#pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; ++i) dst[i] += src[i];
-  } else {
-#pragma omp simd
-    for (int64_t i = 0; i < n; ++i) dst[i] += src[i];
-  }
-}
-
 // Makes sure `bufs` holds n buffers of at least `size` floats (allocations happen outside parallel regions).
 void ensure_buffers(std::vector<std::vector<float>>& bufs, int n, int64_t size) {
   if (int(bufs.size()) < n) bufs.resize(size_t(n));

@@ -22,7 +22,7 @@ class ConvLayer {
 
  private:
   ConvEngine engine_;
-  int64_t batch_ = 0, oc_ = 0, x_size_ = 0;
+  int64_t batch_ = 0, oc_ = 0;
 };
 
 }  // namespace nn::ops

@@ -6,16 +6,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ops/detail/op_common.hpp"
 #include "ops/nn_layer/conv_core.hpp"
 
 namespace nn::ops {
 namespace {
 
 inline float sigmoid(float v) { return 1.f / (1.f + std::exp(-v)); }
-
-void add_into(float *dst, const float *src, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) dst[i] += src[i];
-}
 
 }  // namespace
 
