@@ -30,6 +30,9 @@ struct GpuCase {
   std::vector<bool> grad;                  // per input; empty: every input
   float lo = -1.f, hi = 1.f;
   double rtol = 1e-4, atol = 1e-5;
+  // The GPU context: "cudnn" (cudnn:float, cuda:float) or "cudnn:half", whose kernels store fp16 (give
+  // tolerances near 1e-2 then: the CPU reference stays float).
+  std::string context = "cudnn";
 };
 
 struct RunResult {
@@ -92,7 +95,10 @@ inline void expect_close(const std::vector<float>& gpu, const std::vector<float>
 // The op must have a CUDA kernel (no silent CPU fallback), then both contexts must agree.
 inline void compare_with_cpu(const GpuCase& c) {
   const auto kernels = OpRegistry::instance().kernels(c.op);
-  ASSERT_NE(std::find(kernels.begin(), kernels.end(), "cuda:float"), kernels.end()) << c.op << " has no CUDA kernel";
+  const std::string type = c.context.find("half") != std::string::npos ? "half" : "float";
+  const bool has_kernel = std::find(kernels.begin(), kernels.end(), "cuda:" + type) != kernels.end() ||
+                          std::find(kernels.begin(), kernels.end(), "cudnn:" + type) != kernels.end();
+  ASSERT_TRUE(has_kernel) << c.op << " has no CUDA kernel for type " << type;
   std::mt19937 rng(5);
   std::vector<std::vector<float>> values;
   for (size_t i = 0; i < c.shapes.size(); ++i) {
@@ -101,7 +107,7 @@ inline void compare_with_cpu(const GpuCase& c) {
   }
   for (bool accum : {false, true}) {
     RunResult cpu = run_on(c, values, cpu_context(), accum);
-    RunResult gpu = run_on(c, values, parse_context("cudnn"), accum);
+    RunResult gpu = run_on(c, values, parse_context(c.context), accum);
     const std::string mode = accum ? " (accum)" : "";
     for (size_t o = 0; o < cpu.outputs.size(); ++o) expect_close(gpu.outputs[o], cpu.outputs[o], c, "output" + mode);
     for (size_t i = 0; i < cpu.grads.size(); ++i)

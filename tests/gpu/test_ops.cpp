@@ -6,6 +6,13 @@ namespace {
 
 using Ints = std::vector<int64_t>;
 
+// The fp16 kernel of a case (the CPU reference stays float).
+GpuCase as_half(GpuCase c, double tol = 1e-2) {
+  c.context = "cudnn:half";
+  c.rtol = c.atol = tol;
+  return c;
+}
+
 TEST(GpuOps, UnaryActivationsAndScalarOps) {
   NN_SKIP_WITHOUT_GPU();
   for (const char* op : {"ReLU", "Sigmoid", "Tanh", "Swish", "GELU", "Identity"}) {
@@ -39,6 +46,42 @@ TEST(GpuOps, BinaryArithmeticWithBroadcasting) {
   }
 }
 
+TEST(GpuOps, UnaryActivationsAndScalarOpsHalf) {
+  NN_SKIP_WITHOUT_GPU();
+  for (const char* op : {"ReLU", "Sigmoid", "Tanh", "Swish", "GELU", "Identity"}) {
+    SCOPED_TRACE(op);
+    compare_with_cpu(as_half({op, {}, {{3, 4, 5}}}));
+    compare_with_cpu(as_half({op, {}, {{2, 3000}}}));
+  }
+  compare_with_cpu(as_half({"LeakyReLU", {{"alpha", 0.2}}, {{3, 4, 5}}}));
+  compare_with_cpu(as_half({"ELU", {{"alpha", 1.5}}, {{3, 4, 5}}}));
+  compare_with_cpu(as_half({"AddScalar", {{"val", 1.5}}, {{3, 4, 5}}}));
+  compare_with_cpu(as_half({"MulScalar", {{"val", -2.0}}, {{3, 4, 5}}}));
+  compare_with_cpu(as_half({"RSubScalar", {{"val", 0.5}}, {{3, 4, 5}}}));
+  GpuCase pow{"PowScalar", {{"val", 2.5}}, {{3, 4, 5}}};
+  pow.lo = 0.5f, pow.hi = 2.f;
+  compare_with_cpu(as_half(pow, 2e-2));
+  GpuCase rdiv{"RDivScalar", {{"val", 2.0}}, {{3, 4, 5}}};
+  rdiv.lo = 0.5f, rdiv.hi = 2.f;
+  compare_with_cpu(as_half(rdiv, 2e-2));
+}
+
+TEST(GpuOps, BinaryArithmeticWithBroadcastingHalf) {
+  const std::vector<std::vector<Shape>> shape_sets = {{{3, 4, 5}, {3, 4, 5}}, {{3, 4, 5}, {1, 4, 1}},
+                                                      {{4, 5}, {3, 4, 5}},    {{3, 1, 5}, {1, 4, 1}},
+                                                      {{2, 300}, {1}},        {{1}, {2, 300}}};
+  NN_SKIP_WITHOUT_GPU();
+  for (const char* op : {"Add2", "Sub2", "Mul2", "Div2", "SquaredError"}) {
+    for (const auto& shapes : shape_sets) {
+      SCOPED_TRACE(std::string(op) + " " + to_string(shapes[0]) + " " + to_string(shapes[1]));
+      GpuCase c{op, {}, shapes};
+      c.lo = 0.5f, c.hi = 2.f;  // keeps Div2 away from zero
+      // Grads of a broadcast input sum up to 600 fp16 products (accumulated in float).
+      compare_with_cpu(as_half(c, 2e-2));
+    }
+  }
+}
+
 TEST(GpuOps, AffineAndBatchMatmul) {
   NN_SKIP_WITHOUT_GPU();
   compare_with_cpu({"Affine", {{"base_axis", int64_t(1)}}, {{4, 3, 5}, {15, 6}, {6}}});
@@ -52,6 +95,22 @@ TEST(GpuOps, AffineAndBatchMatmul) {
     }
   }
   compare_with_cpu({"BatchMatmul", {}, {{3, 4}, {4, 2}}});
+}
+
+TEST(GpuOps, AffineAndBatchMatmulInHalf) {
+  NN_SKIP_WITHOUT_GPU();
+  auto half = [](GpuCase c) {
+    c.context = "cudnn:half";
+    c.rtol = c.atol = 2e-2;
+    return c;
+  };
+  compare_with_cpu(half({"Affine", {{"base_axis", int64_t(1)}}, {{4, 3, 5}, {15, 6}, {6}}}));
+  compare_with_cpu(half({"Affine", {{"base_axis", int64_t(2)}}, {{2, 3, 5}, {5, 2, 3}}}));
+  for (bool ta : {false, true}) {
+    SCOPED_TRACE("transpose_a " + std::to_string(ta));
+    Shape a = ta ? Shape{2, 4, 3} : Shape{2, 3, 4};
+    compare_with_cpu(half({"BatchMatmul", {{"transpose_a", ta}, {"transpose_b", true}}, {a, {2, 5, 4}}}));
+  }
 }
 
 TEST(GpuOps, SoftmaxFamily) {

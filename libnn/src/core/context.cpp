@@ -87,7 +87,7 @@ std::string join(const std::vector<std::string>& v) {
 std::vector<std::string> available_backends() {
   std::vector<std::string> out{"cpu:float"};
   if (cuda_problem().empty()) {
-    for (const char* b : {"cudnn:float", "cuda:float"}) out.push_back(b);
+    for (const char* b : {"cudnn:float", "cuda:float", "cudnn:half", "cuda:half"}) out.push_back(b);
   }
   return out;
 }

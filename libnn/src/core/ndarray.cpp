@@ -168,6 +168,11 @@ void NdArray::sync_into(Copy& dst) {
     convert_host(dst.buffer->ptr, dst.key.dtype, src->buffer->ptr, src->key.dtype, size_);
     return;
   }
+  if (!src_host && src->key.device == dst.key.device) {
+    const DeviceHooks& hooks = hooks_for(dst.key.device);
+    if (hooks.convert && hooks.convert(dst.buffer->ptr, dst.key.dtype, src->buffer->ptr, src->key.dtype, size_))
+      return;
+  }
   // Go through a host copy in the source dtype, then convert, then upload.
   std::shared_ptr<Buffer> host_src = src->buffer;
   if (!src_host) {

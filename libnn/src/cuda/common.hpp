@@ -2,6 +2,7 @@
 // device-side access to Variable data and grads.
 #pragma once
 #include <cublas_v2.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
 
@@ -45,6 +46,18 @@ void launch_check(const char* kernel);  // checks cudaGetLastError after a launc
 
 inline std::string device_name(int device) { return "cuda:" + std::to_string(device); }
 
+// The NdArray dtype of a device element type: float (cuda:float contexts) or __half (cudnn:half).
+template <class T>
+struct DeviceType;
+template <>
+struct DeviceType<float> {
+  static constexpr DType value = DType::kFloat32;
+};
+template <>
+struct DeviceType<__half> {
+  static constexpr DType value = DType::kFloat16;
+};
+
 // Base of the CUDA Functions: device selection, typed device access, the op scope.
 class CudaFunction : public Function {
  public:
@@ -58,19 +71,48 @@ class CudaFunction : public Function {
   }
   std::string dev() const { return device_name(ctx_.device_id); }
   cudaStream_t st() const { return stream(ctx_.device_id); }
-  const float* data_in(Variable* v) const { return v->data()->get<float>(dev()); }
-  float* data_out(Variable* v) const { return v->data()->cast<float>(true, dev()); }
-  const float* grad_out(Variable* v) const { return v->grad()->get<float>(dev()); }
+  // Typed device access; T is float or __half (the storage type of the kernel: cudnn:half kernels read and
+  // write fp16 copies, converted on the device from whatever copy is newest).
+  template <class T = float>
+  const T* data_in(Variable* v) const {
+    return static_cast<const T*>(v->data()->get_raw(ArrayKey{DeviceType<T>::value, dev()}));
+  }
+  template <class T = float>
+  T* data_out(Variable* v) const {
+    return static_cast<T*>(v->data()->cast_raw(ArrayKey{DeviceType<T>::value, dev()}, true));
+  }
+  template <class T = float>
+  const T* grad_out(Variable* v) const {
+    return static_cast<const T*>(v->grad()->get_raw(ArrayKey{DeviceType<T>::value, dev()}));
+  }
   // Input grad to write; keeps the old content when accumulating.
-  float* grad_in(Variable* v, bool accum) const { return v->grad()->cast<float>(!accum, dev()); }
+  template <class T = float>
+  T* grad_in(Variable* v, bool accum) const {
+    return static_cast<T*>(v->grad()->cast_raw(ArrayKey{DeviceType<T>::value, dev()}, !accum));
+  }
   // As grad_in, zero-filled first when not accumulating (for kernels that add into it).
-  float* grad_in_zeroed(Variable* v, bool accum) const;
+  template <class T = float>
+  T* grad_in_zeroed(Variable* v, bool accum) const {
+    T* p = grad_in<T>(v, accum);
+    if (!accum) NN_CUDA_CHECK(cudaMemsetAsync(p, 0, size_t(v->size()) * sizeof(T), st()));
+    return p;
+  }
 };
 
-// Registration shorthand: kernel F for op under backend ("cuda" or "cudnn"), type float.
+// Registration shorthand: kernel F for op under backend ("cuda" or "cudnn"), type float or half.
 template <class F>
 void add_float_kernel(OpRegistry& r, const std::string& op, const std::string& backend = "cuda") {
   r.add_kernel(op, backend, "float", make_factory<F>());
+}
+template <class F>
+void add_half_kernel(OpRegistry& r, const std::string& op, const std::string& backend = "cuda") {
+  r.add_kernel(op, backend, "half", make_factory<F>());
+}
+// Both: K<float> as float and K<__half> as half.
+template <template <class> class K>
+void add_float_and_half_kernels(OpRegistry& r, const std::string& op, const std::string& backend = "cuda") {
+  add_float_kernel<K<float>>(r, op, backend);
+  add_half_kernel<K<__half>>(r, op, backend);
 }
 
 }  // namespace nn::cuda

@@ -4,6 +4,8 @@
 #include <mutex>
 
 #include "cuda/common.hpp"
+#include "cuda/cublas_loader.hpp"
+#include "cuda/kernels/kernels.hpp"
 #include "cuda/kernels/launch.cuh"
 #include "nn/core/log.hpp"
 #include "nn/cuda/cuda.hpp"
@@ -94,12 +96,22 @@ DeviceResources& resources(int device) {
   NN_CUDA_CHECK(cudaGetDevice(&previous));
   NN_CUDA_CHECK(cudaSetDevice(device));
   NN_CUDA_CHECK(cudaStreamCreate(&r.stream));  // a blocking stream: ordered with plain cudaMemcpy
-  NN_CUBLAS_CHECK(cublasCreate(&r.cublas));
-  NN_CUBLAS_CHECK(cublasSetStream(r.cublas, r.stream));
+  NN_CUBLAS_CHECK(cublas_api().create(&r.cublas));
+  NN_CUBLAS_CHECK(cublas_api().set_stream(r.cublas, r.stream));
   NN_CUDNN_CHECK(cudnnCreate(&r.cudnn));
   NN_CUDNN_CHECK(cudnnSetStream(r.cudnn, r.stream));
   NN_CUDA_CHECK(cudaSetDevice(previous));
   return (*table)[device] = r;
+}
+
+// The kernels' element-type code of a dtype (-1 when the device cannot convert it).
+k::ElementType dtype_code(DType t) {
+  switch (t) {
+    case DType::kFloat32: return k::ElementType::kFloat;
+    case DType::kFloat16: return k::ElementType::kHalf;
+    case DType::kInt32: return k::ElementType::kInt32;
+    default: return k::ElementType::kOther;
+  }
 }
 
 int current_device() {
@@ -117,7 +129,7 @@ void check_cuda(cudaError_t status, const char* call) {
 }
 void check_cublas(cublasStatus_t status, const char* call) {
   NN_CHECK(status == CUBLAS_STATUS_SUCCESS)
-      << "cuBLAS error in " << with_op(call) << ": " << cublasGetStatusString(status);
+      << "cuBLAS error in " << with_op(call) << ": " << cublas_api().status_string(status);
 }
 void check_cudnn(cudnnStatus_t status, const char* call) {
   NN_CHECK(status == CUDNN_STATUS_SUCCESS)
@@ -136,13 +148,8 @@ void set_device(int device) { NN_CUDA_CHECK(cudaSetDevice(device)); }
 cudaStream_t stream(int device) { return resources(device).stream; }
 cublasHandle_t cublas(int device) { return resources(device).cublas; }
 cudnnHandle_t cudnn(int device) { return resources(device).cudnn; }
+void* device_stream(int device) { return resources(device).stream; }
 std::shared_ptr<Buffer> device_buffer(size_t bytes) { return CachingAllocator::instance().allocate(bytes); }
-
-float* CudaFunction::grad_in_zeroed(Variable* v, bool accum) const {
-  float* p = v->grad()->cast<float>(!accum, dev());
-  if (!accum) NN_CUDA_CHECK(cudaMemsetAsync(p, 0, size_t(v->size()) * sizeof(float), st()));
-  return p;
-}
 
 int device_count() {
   int n = 0;
@@ -181,6 +188,10 @@ void init_device() {
     };
     hooks.zero = [](void* dst, size_t bytes) {
       NN_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, stream(current_device())));
+    };
+    hooks.convert = [](void* dst, DType dst_type, const void* src, DType src_type, int64_t n) {
+      return k::convert_on_device(stream(current_device()), dst, dtype_code(dst_type), src, dtype_code(src_type),
+                                  n);
     };
     register_device("cuda", std::move(hooks));
   });

@@ -10,6 +10,10 @@ void register_kernels(OpRegistry& r) {
   register_array_kernels(r);
   register_linalg_kernels(r);
   register_softmax_kernels(r);
+  register_convolution_kernels(r);
+  register_pool_norm_kernels(r);
+  register_math_kernels(r);
+  register_shape_kernels(r);
 }
 
 }  // namespace nn::cuda

@@ -68,8 +68,16 @@ FunctionPtr OpRegistry::create(const std::string& op, const Attrs& attrs, const 
   Attrs full = s.complete(attrs);
   auto it = kernels_.find(op);
   NN_CHECK_CODE(it != kernels_.end(), ErrorCode::kUnsupported) << "function " << op << " has no kernel";
-  for (const auto& be : ctx.parsed_backends()) {
+  const auto backends = ctx.parsed_backends();
+  for (const auto& be : backends) {
     auto k = it->second.find(be.name + ":" + be.type_config);
+    if (k != it->second.end()) return k->second(s, ctx, full);
+  }
+  // A half context runs ops without a half kernel on the same device in float (arrays convert there)
+  // before falling back to the CPU, as nnabla's cudnn:half keeps float-only functions on the GPU.
+  for (const auto& be : backends) {
+    if (be.name == "cpu" || be.type_config == "float") continue;
+    auto k = it->second.find(be.name + ":float");
     if (k != it->second.end()) return k->second(s, ctx, full);
   }
   auto cpu = it->second.find("cpu:float");

@@ -40,6 +40,7 @@ class SgdW : public Solver {
   std::string type() const override { return "SgdW"; }
   double learning_rate() const override { return lr_; }
   void set_learning_rate(double lr) override { lr_ = float(lr); }
+  double initial_learning_rate() const override { return init_lr_; }
   std::vector<std::string> state_names() const override { return {"m"}; }
 
  protected:

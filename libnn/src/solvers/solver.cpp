@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "nn/core/error.hpp"
 #include "solvers/solver_common.hpp"
@@ -14,6 +15,25 @@
 namespace nn {
 
 using solvers::for_each_element;
+
+namespace {
+
+// True when v's grad lives on a CUDA device: the update and the gradient utilities then run there.
+bool grad_on_device([[maybe_unused]] Variable& v) {
+#ifdef NN_WITH_CUDA
+  return cuda::grad_on_device(v);
+#else
+  return false;
+#endif
+}
+
+#ifdef NN_WITH_CUDA
+using GradTest = cuda::GradCheck;
+#else
+enum class GradTest { kInf, kNan, kInfOrNan };
+#endif
+
+}  // namespace
 
 void Solver::init_state(Entry& e) {
   e.state = SolverState{};
@@ -75,13 +95,18 @@ void Solver::zero_grad() {
 }
 
 void Solver::update() {
+#ifdef NN_WITH_CUDA
+  // Parameters whose grads were written on a CUDA device are updated there (built on the first such one).
+  std::optional<cuda::SolverStep> device_step;
+#endif
   for (auto& e : params_) {
 #ifdef NN_WITH_CUDA
-    // Parameters whose newest copy is on a CUDA device are updated there when the solver has a kernel.
-    const bool on_device = e.var->data()->device() != "cpu" &&
-                           cuda::update_on_device({type(), hyper_parameters(), initial_learning_rate(),
-                                                   decay_rate_, e.state.t},
-                                                  *e.var, e.state);
+    bool on_device = false;
+    if (grad_on_device(*e.var)) {
+      if (!device_step)
+        device_step = cuda::SolverStep{type(), hyper_parameters(), initial_learning_rate(), decay_rate_};
+      on_device = cuda::update_on_device(*device_step, *e.var, e.state);
+    }
     if (!on_device) update_impl(e);
 #else
     update_impl(e);
@@ -100,6 +125,12 @@ void Solver::weight_decay(double wd) {
   }
   const float rate = float(wd);
   for (auto& e : params_) {
+#ifdef NN_WITH_CUDA
+    if (grad_on_device(*e.var)) {
+      cuda::weight_decay_on_device(*e.var, rate);
+      continue;
+    }
+#endif
     const float* w = e.var->data()->get<float>();
     float* g = e.var->grad()->cast<float>();
     for_each_element(e.var->size(), [&](int64_t i) { g[i] += rate * w[i]; });
@@ -108,6 +139,12 @@ void Solver::weight_decay(double wd) {
 
 void Solver::clip_grad_by_norm(double norm) {
   for (auto& e : params_) {
+#ifdef NN_WITH_CUDA
+    if (grad_on_device(*e.var)) {
+      cuda::clip_grad_by_norm_on_device(*e.var, norm);
+      continue;
+    }
+#endif
     const int64_t n = e.var->size();
     float* g = e.var->grad()->cast<float>();
     const double sum = solvers::sum_of_squares(g, n);
@@ -121,15 +158,27 @@ void Solver::clip_grad_by_norm(double norm) {
 void Solver::scale_grad(double scale) {
   const float s = float(scale);
   for (auto& e : params_) {
+#ifdef NN_WITH_CUDA
+    if (grad_on_device(*e.var)) {
+      cuda::scale_grad_on_device(*e.var, s);
+      continue;
+    }
+#endif
     float* g = e.var->grad()->cast<float>();
     for_each_element(e.var->size(), [&](int64_t i) { g[i] *= s; });
   }
 }
 
 namespace {
+// Host grads are scanned here; grads on CUDA devices are checked there with one read-back per device.
 template <class Pred>
-bool any_grad(const std::vector<VariablePtr>& vars, Pred pred) {
+bool any_grad(const std::vector<VariablePtr>& vars, Pred pred, [[maybe_unused]] GradTest test) {
+  [[maybe_unused]] std::vector<Variable*> on_device;
   for (const auto& v : vars) {
+    if (grad_on_device(*v)) {
+      on_device.push_back(v.get());
+      continue;
+    }
     const float* g = v->grad()->get<float>();
     const int64_t n = v->size();
     bool found = false;
@@ -137,6 +186,9 @@ bool any_grad(const std::vector<VariablePtr>& vars, Pred pred) {
     for (int64_t i = 0; i < n; ++i) found = found || pred(g[i]);
     if (found) return true;
   }
+#ifdef NN_WITH_CUDA
+  if (!on_device.empty()) return cuda::any_grad_on_device(on_device, test);
+#endif
   return false;
 }
 }  // namespace
@@ -144,19 +196,19 @@ bool any_grad(const std::vector<VariablePtr>& vars, Pred pred) {
 bool Solver::check_inf_grad() const {
   std::vector<VariablePtr> vars;
   for (const auto& e : params_) vars.push_back(e.var);
-  return any_grad(vars, [](float x) { return std::isinf(x); });
+  return any_grad(vars, [](float x) { return std::isinf(x); }, GradTest::kInf);
 }
 
 bool Solver::check_nan_grad() const {
   std::vector<VariablePtr> vars;
   for (const auto& e : params_) vars.push_back(e.var);
-  return any_grad(vars, [](float x) { return std::isnan(x); });
+  return any_grad(vars, [](float x) { return std::isnan(x); }, GradTest::kNan);
 }
 
 bool Solver::check_inf_or_nan_grad() const {
   std::vector<VariablePtr> vars;
   for (const auto& e : params_) vars.push_back(e.var);
-  return any_grad(vars, [](float x) { return !std::isfinite(x); });
+  return any_grad(vars, [](float x) { return !std::isfinite(x); }, GradTest::kInfOrNan);
 }
 
 std::vector<std::pair<std::string, SolverState>> Solver::get_states() const {

@@ -33,6 +33,9 @@ struct DeviceHooks {
   std::function<void(void* dst, const void* src, size_t bytes)> to_host;    // device -> host
   std::function<void(void* dst, const void* src, size_t bytes)> from_host;  // host -> device
   std::function<void(void* dst, size_t bytes)> zero;
+  // Optional: dtype conversion between two copies on the same device (e.g. float <-> half on the GPU).
+  // Returns false when it cannot convert this pair; the array then converts through the host.
+  std::function<bool(void* dst, DType dst_type, const void* src, DType src_type, int64_t n)> convert;
 };
 void register_device(const std::string& device_prefix, DeviceHooks hooks);  // prefix like "cuda"
 

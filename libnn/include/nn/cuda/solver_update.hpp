@@ -1,7 +1,8 @@
-// Solver updates on a CUDA device: the Solver base calls this for parameters whose data lives on a device.
+// Solver work on a CUDA device: the Solver base calls these for parameters whose grads live on a device.
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "nn/ops/attributes.hpp"
 #include "nn/solvers/solver.hpp"
@@ -9,15 +10,29 @@
 namespace nn::cuda {
 
 struct SolverStep {
-  std::string type;        // "Sgd", "Momentum", "Adam", "AdamW"
+  std::string type;        // Solver::type(), e.g. "Adam"
   Attrs hyper;             // Solver::info().params
-  double initial_lr = 0;   // AdamW: eta_t = alpha / initial alpha
-  double fused_decay = 0;  // AdamW: the pending decoupled decay rate
-  uint32_t t = 0;          // the state's count before this step
+  double initial_lr = 0;   // Solver::initial_learning_rate(): SgdW/AdamW decay, AdaBound bounds scale by lr / it
+  double fused_decay = 0;  // the pending decoupled decay rate (SgdW, AdamW, Lamb, Lion, Lars)
 };
 
-// Updates param (data from grad) and its state on the device of param's data. False when the solver type
-// has no device kernel (the caller then runs the CPU update; the arrays sync themselves).
+// True when v's grad has its newest copy on a CUDA device ("cuda..."): the functions below then work there.
+bool grad_on_device(Variable& v);
+
+// Updates param (data from grad) and its state (step count: state.t before this step) on the device of
+// param's grad: data and state arrays are read as float there and their device copies become the newest.
+// False when the grad is not on a CUDA device or the solver type has no device rule (the caller then runs
+// the CPU update).
 bool update_on_device(const SolverStep& step, Variable& param, SolverState& state);
+
+// Gradient utilities on the grad's device (grad must be on a CUDA device).
+void weight_decay_on_device(Variable& v, float rate);  // grad += rate * data
+void clip_grad_by_norm_on_device(Variable& v, double norm);  // grad *= norm / ||grad|| when ||grad|| > norm
+void scale_grad_on_device(Variable& v, float scale);
+
+enum class GradCheck { kInf, kNan, kInfOrNan };
+// Whether any element of these grads (each on a CUDA device) is inf / nan / either: one device flag per
+// device, read back once per device.
+bool any_grad_on_device(const std::vector<Variable*>& vars, GradCheck check);
 
 }  // namespace nn::cuda

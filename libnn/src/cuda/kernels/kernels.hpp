@@ -1,6 +1,7 @@
 // Launchers of the CUDA kernels (defined in kernels/*.cu, which include no engine headers): plain pointers,
 // sizes and the stream to run on. Every launcher checks its launch and throws through launch_failed.
 #pragma once
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -9,30 +10,60 @@ namespace nn::cuda::k {
 
 constexpr int kMaxDims = 8;
 
-// Elementwise unary ops with one float parameter (alpha for LeakyReLU/ELU, val for the scalar ops).
+// Element types the device converts between (NdArray copies of one array in two dtypes on one device).
+enum class ElementType : int { kFloat, kHalf, kInt32, kOther };
+// dst = src converted elementwise; false (nothing done) for a pair it does not handle. Same types: a copy.
+bool convert_on_device(cudaStream_t s, void* dst, ElementType dst_type, const void* src, ElementType src_type,
+                       int64_t n);
+
+// Elementwise unary ops; p0 and p1 are the op's float parameters: alpha (LeakyReLU, ELU), val (the scalar
+// ops), beta (SoftPlus), scale and alpha (SELU). The launchers take T = float or __half storage and compute
+// in float (explicitly instantiated for both in elementwise.cu).
 enum class Unary : int {
   kReLU, kLeakyReLU, kELU, kSigmoid, kTanh, kSwish, kGELU,
-  kAddScalar, kMulScalar, kPowScalar, kRSubScalar, kRDivScalar, kIdentity
+  kAddScalar, kMulScalar, kPowScalar, kRSubScalar, kRDivScalar, kIdentity,
+  kExp, kLog, kAbs, kSELU, kSoftPlus, kBinarySigmoid, kBinaryTanh
 };
-void unary_forward(cudaStream_t s, Unary op, int64_t n, const float* x, float* y, float alpha);
+struct UnaryParams {
+  float p0 = 0.f, p1 = 0.f;
+};
+template <class T>
+void unary_forward(cudaStream_t s, Unary op, int64_t n, const T* x, T* y, UnaryParams p);
 // dx (=|+=) dy * f'(x, y); x or y may be null when the op does not read it.
-void unary_backward(cudaStream_t s, Unary op, int64_t n, const float* x, const float* y, const float* dy,
-                    float* dx, float alpha, bool accum);
+template <class T>
+void unary_backward(cudaStream_t s, Unary op, int64_t n, const T* x, const T* y, const T* dy, T* dx,
+                    UnaryParams p, bool accum);
 
-// Elementwise binary ops with numpy broadcasting over the output index space.
-enum class Binary : int { kAdd, kSub, kMul, kDiv, kSquaredError };
+// Elementwise binary ops with numpy broadcasting over the output index space; `param` is HuberLoss's delta.
+// BinaryError is forward-only (its partials are zero).
+enum class Binary : int {
+  kAdd, kSub, kMul, kDiv, kSquaredError, kPow, kMaximum, kMinimum,
+  kSigmoidCrossEntropy, kBinaryCrossEntropy, kAbsoluteError, kHuberLoss, kBinaryError
+};
 struct BroadcastDims {
   int ndim = 0;
   int64_t out_shape[kMaxDims] = {};
   int64_t stride_a[kMaxDims] = {};  // 0 on broadcast axes
   int64_t stride_b[kMaxDims] = {};
 };
-void binary_forward(cudaStream_t s, Binary op, int64_t n, const BroadcastDims& d, bool same, const float* a,
-                    const float* b, float* y);
-// same: da/db are written (or added to when accumulating). Broadcast: da/db must be zeroed (or hold the
-// grads to accumulate onto) and receive atomic adds. Null grads are skipped.
-void binary_backward(cudaStream_t s, Binary op, int64_t n, const BroadcastDims& d, bool same, const float* a,
-                     const float* b, const float* dy, float* da, float* db, bool accum_a, bool accum_b);
+template <class T>
+void binary_forward(cudaStream_t s, Binary op, int64_t n, const BroadcastDims& d, bool same, const T* a,
+                    const T* b, T* y, float param);
+// Where the grad of one input goes: `direct` when the input has the output's layout (written, or added to
+// when accumulating), else `atomic`, a float buffer of the input's size receiving atomic adds (zeroed by
+// the caller, or holding the grad to accumulate onto). Both null: not wanted.
+template <class T>
+struct BinaryGrad {
+  T* direct = nullptr;
+  float* atomic = nullptr;
+  bool accum = false;
+};
+template <class T>
+void binary_backward(cudaStream_t s, Binary op, int64_t n, const BroadcastDims& d, bool same, const T* a,
+                     const T* b, const T* dy, float param, BinaryGrad<T> da, BinaryGrad<T> db);
+// dst = src, or dst += src when accumulating: float accumulators into T grads.
+template <class T>
+void store_float_grad(cudaStream_t s, int64_t n, const float* src, T* dst, bool accum);
 
 // A strided view: element i of a `shape` index space lives at offset + sum(index[d] * strides[d]).
 struct StridedView {
@@ -44,6 +75,7 @@ struct StridedView {
 };
 // dst[view] = scale * src[view] (+ dst[view] when accum). The destination positions must be distinct.
 void strided_copy(cudaStream_t s, const StridedView& v, const float* src, float* dst, float scale, bool accum);
+void strided_copy(cudaStream_t s, const StridedView& v, const __half* src, __half* dst, float scale, bool accum);
 
 // Sums over reduced axes: output o (kept index space) gets scale * sum over the reduced index space.
 struct ReduceDims {
@@ -53,6 +85,7 @@ struct ReduceDims {
   int64_t outputs = 1, reduced = 1;
 };
 void reduce_sum(cudaStream_t s, const ReduceDims& d, const float* x, float* y, float scale, bool accum);
+void reduce_sum(cudaStream_t s, const ReduceDims& d, const __half* x, __half* y, float scale, bool accum);  // float sums
 
 // Softmax / LogSoftmax along the middle axis of (outer, size, inner).
 void softmax_forward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* x, float* y,
@@ -68,14 +101,8 @@ void softmax_cross_entropy_backward(cudaStream_t s, int64_t outer, int64_t size,
 
 // y (rows x cols) += b (cols) on every row.
 void add_bias_rows(cudaStream_t s, int64_t rows, int64_t cols, const float* b, float* y);
+void add_bias_rows(cudaStream_t s, int64_t rows, int64_t cols, const __half* b, __half* y);
 // y[c, i] += b[c] for a (outer, channels, inner) layout.
 void add_bias_channels(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const float* b, float* y);
-
-// Solver updates, one thread per element.
-void sgd_update(cudaStream_t s, int64_t n, float* x, const float* g, float lr);
-void momentum_update(cudaStream_t s, int64_t n, float* x, const float* g, float* v, float lr, float momentum);
-// Adam/AdamW: x -= alpha_t m / (sqrt(v) + eps) + decay x.
-void adam_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float* v, float alpha_t,
-                 float beta1, float beta2, float eps, float decay);
 
 }  // namespace nn::cuda::k

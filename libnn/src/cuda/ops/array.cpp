@@ -1,7 +1,9 @@
-// CUDA Functions that move data: Reshape, Transpose, Slice, Concatenate, and the Sum/Mean reductions.
+// CUDA Functions that move data: Reshape, Transpose, Slice, Concatenate, and the Sum/Mean reductions, for float
+// and __half storage (T).
 #include <climits>
 
 #include "cuda/kernels/kernels.hpp"
+#include "cuda/kernels/shape.hpp"
 #include "cuda/ops/cuda_ops.hpp"
 #include "ops/detail/reduce.hpp"
 
@@ -21,6 +23,7 @@ k::StridedView contiguous_view(const Shape& shape) {
 }
 
 // y = view of x (view's src side over x, dst side contiguous over y); backward scatters dy back.
+template <class T>
 class CudaViewFunction : public CudaWithCpuSetup {
  public:
   using CudaWithCpuSetup::CudaWithCpuSetup;
@@ -33,8 +36,8 @@ class CudaViewFunction : public CudaWithCpuSetup {
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
-    const float* x = data_in(in[0]);
-    k::strided_copy(st(), view_, x, data_out(out[0]), 1.f, false);
+    const T* x = data_in<T>(in[0]);
+    k::strided_copy(st(), view_, x, data_out<T>(out[0]), 1.f, false);
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -43,47 +46,51 @@ class CudaViewFunction : public CudaWithCpuSetup {
     k::StridedView back = view_;
     std::swap(back.src_strides, back.dst_strides);
     std::swap(back.src_offset, back.dst_offset);
-    const float* dy = grad_out(out[0]);
+    const T* dy = grad_out<T>(out[0]);
     const bool covers_all = out[0]->size() == in[0]->size();  // a permutation writes every dx element
-    float* dx = covers_all ? grad_in(in[0], accum[0]) : grad_in_zeroed(in[0], accum[0]);
+    T* dx = covers_all ? grad_in<T>(in[0], accum[0]) : grad_in_zeroed<T>(in[0], accum[0]);
     k::strided_copy(st(), back, dy, dx, 1.f, accum[0] || !covers_all);
   }
   k::StridedView view_;
 };
 
-class CudaReshape : public CudaViewFunction {
+template <class T>
+class CudaReshape : public CudaViewFunction<T> {
  public:
-  using CudaViewFunction::CudaViewFunction;
+  using CudaViewFunction<T>::CudaViewFunction;
 
  protected:
   k::StridedView make_view(const Shape&, const Shape& y) override { return contiguous_view(y); }
 };
 
-class CudaTranspose : public CudaViewFunction {
+template <class T>
+class CudaTranspose : public CudaViewFunction<T> {
  public:
-  using CudaViewFunction::CudaViewFunction;
+  using CudaViewFunction<T>::CudaViewFunction;
 
  protected:
   k::StridedView make_view(const Shape& x, const Shape& y) override {
     k::StridedView v = contiguous_view(y);
     const Shape xs = shape_strides(x);
-    auto axes = attrs_.get_ints("axes", {});
+    auto axes = this->attrs_.get_ints("axes", {});
     for (int d = 0; d < v.ndim; ++d) v.src_strides[d] = xs[normalize_axis(axes[d], x.size(), "Transpose: axis")];
     return v;
   }
 };
 
 // Slice: the CPU setup validates; the view follows nnabla's rules (INT_MAX stands for None).
-class CudaSlice : public CudaViewFunction {
+template <class T>
+class CudaSlice : public CudaViewFunction<T> {
  public:
-  using CudaViewFunction::CudaViewFunction;
+  using CudaViewFunction<T>::CudaViewFunction;
 
  protected:
   k::StridedView make_view(const Shape& x, const Shape& y) override {
     k::StridedView v = contiguous_view(y);
     const int nd = int(x.size());
-    auto start = attrs_.has("start") ? attrs_.get_ints("start", {}) : std::vector<int64_t>(x.size(), 0);
-    auto step = attrs_.has("step") ? attrs_.get_ints("step", {}) : std::vector<int64_t>(x.size(), 1);
+    const Attrs& attrs = this->attrs_;
+    auto start = attrs.has("start") ? attrs.get_ints("start", {}) : std::vector<int64_t>(x.size(), 0);
+    auto step = attrs.has("step") ? attrs.get_ints("step", {}) : std::vector<int64_t>(x.size(), 1);
     start.insert(start.begin(), x.size() - start.size(), 0);
     step.insert(step.begin(), x.size() - step.size(), 1);
     const Shape strides = shape_strides(x);
@@ -99,6 +106,7 @@ class CudaSlice : public CudaViewFunction {
 };
 
 // Concatenate: each input is copied into its block of the output along the axis.
+template <class T>
 class CudaConcatenate : public CudaWithCpuSetup {
  public:
   using CudaWithCpuSetup::CudaWithCpuSetup;
@@ -106,18 +114,18 @@ class CudaConcatenate : public CudaWithCpuSetup {
  protected:
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
-    float* y = data_out(out[0]);
+    T* y = data_out<T>(out[0]);
     int64_t offset = 0;
     for (Variable* x : in) {
       k::StridedView v = block_view(x->shape(), out[0]->shape(), offset);
-      k::strided_copy(st(), v, data_in(x), y, 1.f, false);
+      k::strided_copy(st(), v, data_in<T>(x), y, 1.f, false);
       offset += x->shape()[axis(out[0]->shape())];
     }
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
     auto scope = enter();
-    const float* dy = grad_out(out[0]);
+    const T* dy = grad_out<T>(out[0]);
     int64_t offset = 0;
     for (size_t i = 0; i < in.size(); ++i) {
       k::StridedView v = block_view(in[i]->shape(), out[0]->shape(), offset);
@@ -125,7 +133,7 @@ class CudaConcatenate : public CudaWithCpuSetup {
       if (!prop[i]) continue;
       std::swap(v.src_strides, v.dst_strides);
       std::swap(v.src_offset, v.dst_offset);
-      k::strided_copy(st(), v, dy, grad_in(in[i], accum[i]), 1.f, accum[i]);
+      k::strided_copy(st(), v, dy, grad_in<T>(in[i], accum[i]), 1.f, accum[i]);
     }
   }
 
@@ -144,7 +152,7 @@ class CudaConcatenate : public CudaWithCpuSetup {
 };
 
 // Sum and Mean over axes (Mean scales by 1 / reduced count).
-template <bool kMean>
+template <class T, bool kMean>
 class CudaReduce : public CudaWithCpuSetup {
  public:
   using CudaWithCpuSetup::CudaWithCpuSetup;
@@ -182,15 +190,15 @@ class CudaReduce : public CudaWithCpuSetup {
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
-    const float* x = data_in(in[0]);
-    k::reduce_sum(st(), dims_, x, data_out(out[0]), scale_, false);
+    const T* x = data_in<T>(in[0]);
+    k::reduce_sum(st(), dims_, x, data_out<T>(out[0]), scale_, false);
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
     if (!prop[0]) return;
     auto scope = enter();
-    const float* dy = grad_out(out[0]);
-    k::strided_copy(st(), back_, dy, grad_in(in[0], accum[0]), scale_, accum[0]);
+    const T* dy = grad_out<T>(out[0]);
+    k::strided_copy(st(), back_, dy, grad_in<T>(in[0], accum[0]), scale_, accum[0]);
   }
 
  private:
@@ -199,15 +207,20 @@ class CudaReduce : public CudaWithCpuSetup {
   float scale_ = 1.f;
 };
 
+template <class T>
+using CudaSum = CudaReduce<T, false>;
+template <class T>
+using CudaMean = CudaReduce<T, true>;
+
 }  // namespace
 
 void register_array_kernels(OpRegistry& r) {
-  add_float_kernel<CudaReshape>(r, "Reshape");
-  add_float_kernel<CudaTranspose>(r, "Transpose");
-  add_float_kernel<CudaSlice>(r, "Slice");
-  add_float_kernel<CudaConcatenate>(r, "Concatenate");
-  add_float_kernel<CudaReduce<false>>(r, "Sum");
-  add_float_kernel<CudaReduce<true>>(r, "Mean");
+  add_float_and_half_kernels<CudaReshape>(r, "Reshape");
+  add_float_and_half_kernels<CudaTranspose>(r, "Transpose");
+  add_float_and_half_kernels<CudaSlice>(r, "Slice");
+  add_float_and_half_kernels<CudaConcatenate>(r, "Concatenate");
+  add_float_and_half_kernels<CudaSum>(r, "Sum");
+  add_float_and_half_kernels<CudaMean>(r, "Mean");
 }
 
 }  // namespace nn::cuda

@@ -9,6 +9,10 @@ void register_elementwise_kernels(OpRegistry& r);
 void register_array_kernels(OpRegistry& r);
 void register_linalg_kernels(OpRegistry& r);
 void register_softmax_kernels(OpRegistry& r);
+void register_convolution_kernels(OpRegistry& r);   // ops/convolution.cpp (cuDNN)
+void register_pool_norm_kernels(OpRegistry& r);     // ops/pooling.cpp, ops/batch_norm.cpp (cuDNN)
+void register_math_kernels(OpRegistry& r);          // ops/math.cpp: more activations, arithmetic, losses
+void register_shape_kernels(OpRegistry& r);         // ops/shape.cpp: split/stack/flip/pad/..., reductions
 
 // setup_impl runs the CPU kernel's setup, so validation, error texts and output shapes are the CPU ones.
 class CudaWithCpuSetup : public CudaFunction {

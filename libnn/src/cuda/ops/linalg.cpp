@@ -1,4 +1,8 @@
-// CUDA Affine and BatchMatmul through cuBLAS (row-major products mapped onto column-major SGEMM).
+// CUDA Affine and BatchMatmul through cuBLAS (row-major products mapped onto column-major GEMM), float and
+// half (fp16 storage, float accumulation on tensor cores).
+#include <type_traits>
+
+#include "cuda/cublas_loader.hpp"
 #include "cuda/kernels/kernels.hpp"
 #include "cuda/ops/cuda_ops.hpp"
 #include "ops/nn_layer/affine_core.hpp"
@@ -6,25 +10,29 @@
 namespace nn::cuda {
 namespace {
 
+// cuBLAS element type of T; half products accumulate in float (tensor cores), float ones stay full fp32.
+template <class T>
+constexpr cudaDataType_t cublas_type() {
+  return std::is_same_v<T, __half> ? CUDA_R_16F : CUDA_R_32F;
+}
+
 // Row-major C (m x n) = alpha op(A) op(B) + beta C, `batch` times with the given element strides.
 // Column-major view: C^T = op(B)^T op(A)^T, so B and A swap places.
-void gemm_row_major(cublasHandle_t h, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
-                    const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
-                    int64_t batch = 1, int64_t stride_a = 0, int64_t stride_b = 0, int64_t stride_c = 0) {
+template <class T>
+void gemm_row_major(cublasHandle_t h, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* a,
+                    int64_t lda, const T* b, int64_t ldb, float beta, T* c, int64_t ldc, int64_t batch = 1,
+                    int64_t stride_a = 0, int64_t stride_b = 0, int64_t stride_c = 0) {
   if (m == 0 || n == 0 || batch == 0) return;
   const float alpha = 1.f;
   const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-  if (batch == 1) {
-    NN_CUBLAS_CHECK(cublasSgemm(h, op_b, op_a, int(n), int(m), int(k), &alpha, b, int(ldb), a, int(lda), &beta,
-                                c, int(ldc)));
-  } else {
-    NN_CUBLAS_CHECK(cublasSgemmStridedBatched(h, op_b, op_a, int(n), int(m), int(k), &alpha, b, int(ldb),
-                                              stride_b, a, int(lda), stride_a, &beta, c, int(ldc), stride_c,
-                                              int(batch)));
-  }
+  constexpr cudaDataType_t type = cublas_type<T>();
+  NN_CUBLAS_CHECK(cublas_api().gemm_strided_batched(h, op_b, op_a, int(n), int(m), int(k), &alpha, b, type, int(ldb),
+                                             stride_b, a, type, int(lda), stride_a, &beta, c, type, int(ldc),
+                                             stride_c, int(batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
+template <class T>
 class CudaAffine : public CudaFunction {
  public:
   using CudaFunction::CudaFunction;
@@ -40,10 +48,10 @@ class CudaAffine : public CudaFunction {
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
-    const float* x = data_in(in[0]);
-    const float* w = data_in(in[1]);
-    const float* b = in.size() > 2 ? data_in(in[2]) : nullptr;
-    float* y = data_out(out[0]);
+    const T* x = data_in<T>(in[0]);
+    const T* w = data_in<T>(in[1]);
+    const T* b = in.size() > 2 ? data_in<T>(in[2]) : nullptr;
+    T* y = data_out<T>(out[0]);
     const auto& p = plan_;
     gemm_row_major(cublas(ctx_.device_id), false, false, p.rows, p.outputs, p.inputs, x, p.inputs, w, p.outputs,
                    0.f, y, p.outputs);
@@ -53,17 +61,17 @@ class CudaAffine : public CudaFunction {
                      const std::vector<bool>& accum) override {
     auto scope = enter();
     const auto& p = plan_;
-    const float* dy = grad_out(out[0]);
+    const T* dy = grad_out<T>(out[0]);
     cublasHandle_t h = cublas(ctx_.device_id);
     if (prop[0]) {
-      const float* w = data_in(in[1]);
+      const T* w = data_in<T>(in[1]);
       gemm_row_major(h, false, true, p.rows, p.inputs, p.outputs, dy, p.outputs, w, p.outputs,
-                     accum[0] ? 1.f : 0.f, grad_in(in[0], accum[0]), p.inputs);
+                     accum[0] ? 1.f : 0.f, grad_in<T>(in[0], accum[0]), p.inputs);
     }
     if (prop[1]) {
-      const float* x = data_in(in[0]);
+      const T* x = data_in<T>(in[0]);
       gemm_row_major(h, true, false, p.inputs, p.outputs, p.rows, x, p.inputs, dy, p.outputs,
-                     accum[1] ? 1.f : 0.f, grad_in(in[1], accum[1]), p.outputs);
+                     accum[1] ? 1.f : 0.f, grad_in<T>(in[1], accum[1]), p.outputs);
     }
     if (in.size() > 2 && prop[2]) {
       k::ReduceDims d;
@@ -74,7 +82,7 @@ class CudaAffine : public CudaFunction {
       d.reduced_strides[0] = p.outputs;
       d.outputs = p.outputs;
       d.reduced = p.rows;
-      k::reduce_sum(st(), d, dy, grad_in(in[2], accum[2]), 1.f, accum[2]);
+      k::reduce_sum(st(), d, dy, grad_in<T>(in[2], accum[2]), 1.f, accum[2]);
     }
   }
 
@@ -82,6 +90,7 @@ class CudaAffine : public CudaFunction {
   ops::AffinePlan plan_;
 };
 
+template <class T>
 class CudaBatchMatmul : public CudaWithCpuSetup {
  public:
   using CudaWithCpuSetup::CudaWithCpuSetup;
@@ -102,20 +111,20 @@ class CudaBatchMatmul : public CudaWithCpuSetup {
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
-    const float* a = data_in(in[0]);
-    const float* b = data_in(in[1]);
-    gemm_row_major(cublas(ctx_.device_id), ta_, tb_, m_, n_, k_, a, cols_a_, b, cols_b_, 0.f, data_out(out[0]), n_,
+    const T* a = data_in<T>(in[0]);
+    const T* b = data_in<T>(in[1]);
+    gemm_row_major(cublas(ctx_.device_id), ta_, tb_, m_, n_, k_, a, cols_a_, b, cols_b_, 0.f, data_out<T>(out[0]), n_,
                    batch_, rows_a_ * cols_a_, rows_b_ * cols_b_, m_ * n_);
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
     auto scope = enter();
     cublasHandle_t h = cublas(ctx_.device_id);
-    const float* dy = grad_out(out[0]);
+    const T* dy = grad_out<T>(out[0]);
     const int64_t sa = rows_a_ * cols_a_, sb = rows_b_ * cols_b_, sy = m_ * n_;
     if (prop[0]) {
-      const float* b = data_in(in[1]);
-      float* da = grad_in(in[0], accum[0]);
+      const T* b = data_in<T>(in[1]);
+      T* da = grad_in<T>(in[0], accum[0]);
       const float beta = accum[0] ? 1.f : 0.f;
       if (!ta_)  // da (m x k) = dy op(b)^T
         gemm_row_major(h, false, !tb_, m_, k_, n_, dy, n_, b, cols_b_, beta, da, cols_a_, batch_, sy, sb, sa);
@@ -123,8 +132,8 @@ class CudaBatchMatmul : public CudaWithCpuSetup {
         gemm_row_major(h, tb_, true, k_, m_, n_, b, cols_b_, dy, n_, beta, da, cols_a_, batch_, sb, sy, sa);
     }
     if (prop[1]) {
-      const float* a = data_in(in[0]);
-      float* db = grad_in(in[1], accum[1]);
+      const T* a = data_in<T>(in[0]);
+      T* db = grad_in<T>(in[1], accum[1]);
       const float beta = accum[1] ? 1.f : 0.f;
       if (!tb_)  // db (k x n) = op(a)^T dy
         gemm_row_major(h, !ta_, false, k_, n_, m_, a, cols_a_, dy, n_, beta, db, cols_b_, batch_, sa, sy, sb);
@@ -141,8 +150,8 @@ class CudaBatchMatmul : public CudaWithCpuSetup {
 }  // namespace
 
 void register_linalg_kernels(OpRegistry& r) {
-  add_float_kernel<CudaAffine>(r, "Affine");
-  add_float_kernel<CudaBatchMatmul>(r, "BatchMatmul");
+  add_float_and_half_kernels<CudaAffine>(r, "Affine");
+  add_float_and_half_kernels<CudaBatchMatmul>(r, "BatchMatmul");
 }
 
 }  // namespace nn::cuda

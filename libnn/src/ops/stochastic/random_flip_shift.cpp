@@ -4,6 +4,7 @@
 
 #include "nn/core/random.hpp"
 #include "ops/detail/op_common.hpp"
+#include "ops/stochastic/remap_tables.hpp"
 
 namespace nn::ops {
 namespace {
@@ -76,13 +77,6 @@ class RemapFunction : public Function {
     });
   }
 
-  // Identity table of an inner axis.
-  std::vector<int64_t> identity(int d) const {
-    std::vector<int64_t> t(static_cast<size_t>(inner_shape_[d]));
-    for (size_t i = 0; i < t.size(); ++i) t[i] = int64_t(i);
-    return t;
-  }
-
   SeededRandom random_;
   int base_axis_ = 1;
   int64_t samples_ = 1;
@@ -109,15 +103,7 @@ class RandomFlip : public RemapFunction {
     }
   }
   Tables draw(RandomEngine& engine) override {
-    Tables t;
-    for (size_t d = 0; d < flip_axis_.size(); ++d) {
-      const bool coin = engine() % 2 != 0;
-      if (int(d) < base_axis_) continue;
-      auto table = identity(int(d) - base_axis_);
-      if (coin && flip_axis_[d]) std::reverse(table.begin(), table.end());
-      t.push_back(std::move(table));
-    }
-    return t;
+    return draw_flip_tables(engine, flip_axis_, base_axis_, inner_shape_);
   }
 
  private:
@@ -144,31 +130,7 @@ class RandomShift : public RemapFunction {
         << "RandomShift: border_mode '" << mode_ << "' is not one of nearest, reflect, constant";
   }
   float fill_value() const override { return float(attrs_.get_float("constant_value", 0.0)); }
-  Tables draw(RandomEngine& engine) override {
-    std::vector<int64_t> shift(shifts_.size());
-    for (size_t i = 0; i < shifts_.size(); ++i)
-      shift[i] = int64_t(engine() % uint32_t(2 * shifts_[i] + 1)) - shifts_[i];
-    const int nd = int(inner_shape_.size());
-    Tables t(static_cast<size_t>(nd));
-    for (int d = 0; d < nd; ++d) {
-      const int64_t k = int64_t(shifts_.size()) - nd + d;  // shifts cover the trailing axes
-      const int64_t offset = k >= 0 ? -shift[k] : 0, n = inner_shape_[d];
-      auto& table = t[d];
-      table.resize(size_t(n));
-      for (int64_t i = 0; i < n; ++i) {
-        const int64_t j = i + offset;
-        if (mode_ == "nearest") {
-          table[i] = std::min(std::max<int64_t>(j, 0), n - 1);
-        } else if (mode_ == "constant") {
-          table[i] = j >= 0 && j < n ? j : -1;
-        } else {
-          const int64_t a = n > 1 ? std::llabs(j + 2 * n) % (2 * n) : 0;
-          table[i] = a >= n ? 2 * n - 1 - a : a;
-        }
-      }
-    }
-    return t;
-  }
+  Tables draw(RandomEngine& engine) override { return draw_shift_tables(engine, shifts_, mode_, inner_shape_); }
 
  private:
   std::vector<int64_t> shifts_;
@@ -199,6 +161,46 @@ void register_random_shift(OpRegistry& r) {
                                    .arg("seed", AttrType::kInt, AttrValue(int64_t(-1)))
                                    .out("y")
                                    .build());
+}
+
+RemapSampleTables draw_flip_tables(RandomEngine& engine, const std::vector<bool>& flip_axis, int base_axis,
+                                   const Shape& inner_shape) {
+  RemapSampleTables t;
+  for (size_t d = 0; d < flip_axis.size(); ++d) {
+    const bool coin = engine() % 2 != 0;
+    if (int(d) < base_axis) continue;
+    std::vector<int64_t> table(size_t(inner_shape[d - size_t(base_axis)]));
+    for (size_t i = 0; i < table.size(); ++i) table[i] = int64_t(i);
+    if (coin && flip_axis[d]) std::reverse(table.begin(), table.end());
+    t.push_back(std::move(table));
+  }
+  return t;
+}
+
+RemapSampleTables draw_shift_tables(RandomEngine& engine, const std::vector<int64_t>& shifts,
+                                    const std::string& mode, const Shape& inner_shape) {
+  std::vector<int64_t> shift(shifts.size());
+  for (size_t i = 0; i < shifts.size(); ++i) shift[i] = int64_t(engine() % uint32_t(2 * shifts[i] + 1)) - shifts[i];
+  const int nd = int(inner_shape.size());
+  RemapSampleTables t(static_cast<size_t>(nd));
+  for (int d = 0; d < nd; ++d) {
+    const int64_t k = int64_t(shifts.size()) - nd + d;  // shifts cover the trailing axes
+    const int64_t offset = k >= 0 ? -shift[size_t(k)] : 0, n = inner_shape[size_t(d)];
+    auto& table = t[size_t(d)];
+    table.resize(size_t(n));
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t j = i + offset;
+      if (mode == "nearest") {
+        table[size_t(i)] = std::min(std::max<int64_t>(j, 0), n - 1);
+      } else if (mode == "constant") {
+        table[size_t(i)] = j >= 0 && j < n ? j : -1;
+      } else {  // reflect: mirror with the edge repeated
+        const int64_t a = n > 1 ? std::llabs(j + 2 * n) % (2 * n) : 0;
+        table[size_t(i)] = a >= n ? 2 * n - 1 - a : a;
+      }
+    }
+  }
+  return t;
 }
 
 }  // namespace nn::ops

@@ -1,4 +1,4 @@
-// Softmax, LogSoftmax and SoftmaxCrossEntropy along an axis (one thread per line), and solver updates.
+// Softmax, LogSoftmax and SoftmaxCrossEntropy kernels along the middle axis of (outer, size, inner).
 #include "cuda/kernels/kernels.hpp"
 #include "cuda/kernels/launch.cuh"
 
@@ -71,26 +71,6 @@ __global__ void sce_backward_kernel(int64_t lines, int64_t size, int64_t inner, 
   }
 }
 
-__global__ void sgd_kernel(int64_t n, float* x, const float* g, float lr) {
-  NN_GRID_LOOP(i, n) x[i] -= lr * g[i];
-}
-
-__global__ void momentum_kernel(int64_t n, float* x, const float* g, float* v, float lr, float momentum) {
-  NN_GRID_LOOP(i, n) {
-    v[i] = momentum * v[i] + lr * g[i];
-    x[i] -= v[i];
-  }
-}
-
-__global__ void adam_kernel(int64_t n, float* x, const float* g, float* m, float* v, float alpha_t, float beta1,
-                            float beta2, float eps, float decay) {
-  NN_GRID_LOOP(i, n) {
-    m[i] = beta1 * m[i] + (1 - beta1) * g[i];
-    v[i] = beta2 * v[i] + (1 - beta2) * g[i] * g[i];
-    x[i] = x[i] - alpha_t * m[i] / (sqrtf(v[i]) + eps) - decay * x[i];
-  }
-}
-
 }  // namespace
 
 void softmax_forward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* x, float* y,
@@ -124,25 +104,6 @@ void softmax_cross_entropy_backward(cudaStream_t s, int64_t outer, int64_t size,
   if (lines == 0 || size == 0) return;
   sce_backward_kernel<<<blocks_for(lines), kThreads, 0, s>>>(lines, size, inner, log_p, label, dy, dx, accum);
   check_launch("sce_backward_kernel");
-}
-
-void sgd_update(cudaStream_t s, int64_t n, float* x, const float* g, float lr) {
-  if (n == 0) return;
-  sgd_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, lr);
-  check_launch("sgd_kernel");
-}
-
-void momentum_update(cudaStream_t s, int64_t n, float* x, const float* g, float* v, float lr, float momentum) {
-  if (n == 0) return;
-  momentum_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, v, lr, momentum);
-  check_launch("momentum_kernel");
-}
-
-void adam_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float* v, float alpha_t,
-                 float beta1, float beta2, float eps, float decay) {
-  if (n == 0) return;
-  adam_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, m, v, alpha_t, beta1, beta2, eps, decay);
-  check_launch("adam_kernel");
 }
 
 }  // namespace nn::cuda::k
