@@ -36,6 +36,9 @@ struct TrainOptions {
   int64_t stop_at_iteration = 0;       // hidden, for tests: SIGSTOP itself (a stalled MPI process)
   int kill_rank = -1;                  // hidden, for tests: only this MPI rank kills/stops itself (-1: all)
   int64_t interrupt_at_iteration = 0;  // hidden, for tests: SIGINT itself after this many iterations
+  double loss_scale = -1;              // -1: 8 for half contexts, off for float; 0: off
+  double loss_scale_factor = 2.0;
+  int64_t loss_scale_interval = 2000;
 };
 
 std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
@@ -46,13 +49,22 @@ std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
   command.add_option("-o,--outdir", o->outdir, "Output directory (must exist)")->required();
   command.add_flag("-O,--enable-ooc", o->enable_ooc, "GPU out-of-core training (no effect on CPU)");
   command.add_option("-m,--ooc-gpu-memory-size", o->ooc_memory, "OOC GPU memory size (no effect on CPU)");
-  command.add_option("-C,--context", o->context, "Context: cpu or cudnn[:DEVICE_ID] (overrides the config)");
+  command.add_option("-C,--context", o->context,
+                     "Context: cpu, cuda or cudnn[:half][:DEVICE_ID] (overrides the config's default_context)");
   command.add_option("-w,--ooc-window-length", o->ooc_window, "OOC window length (no effect on CPU)");
   command.add_option("-s,--seed", o->seed, "Seed of initializers, generators and stochastic functions")
       ->capture_default_str();
   command.add_option(
       "--dataset", o->datasets,
       "NAME=PATH: read dataset NAME from PATH (a .csv, or a .cache directory) instead of its uri");
+  command.add_option("--loss-scale", o->loss_scale,
+                     "Initial dynamic loss scale (default 8 with a half context, else off; 0 turns it off)");
+  command.add_option("--loss-scale-factor", o->loss_scale_factor,
+                     "Dynamic loss scaling: divide on inf/NaN gradients, multiply after the interval")
+      ->capture_default_str();
+  command.add_option("--loss-scale-interval", o->loss_scale_interval,
+                     "Dynamic loss scaling: good updates before the scale grows")
+      ->capture_default_str();
   command.add_option("--kill-at-iteration", o->kill_at_iteration)->group("");
   command.add_option("--interrupt-at-iteration", o->interrupt_at_iteration)->group("");
   command.add_option("--stop-at-iteration", o->stop_at_iteration)->group("");
@@ -89,6 +101,33 @@ void check_outdir(const std::string& outdir) {
 
 nn::Context training_context(const TrainOptions& opt, const nn::ir::Model& model) {
   return select_context(opt.context, model);
+}
+
+bool is_half(const nn::Context& ctx) {
+  for (const auto& b : ctx.parsed_backends())
+    if (b.type_config == "half") return true;
+  return false;
+}
+
+// Dynamic loss scaling: on by default for half contexts (fp16 gradients underflow without it).
+nn::train::LossScalingOptions loss_scaling(const TrainOptions& opt, const nn::Context& ctx) {
+  nn::train::LossScalingOptions o;
+  o.enabled = opt.loss_scale > 0 || (opt.loss_scale < 0 && is_half(ctx));
+  if (opt.loss_scale > 0) o.initial_scale = opt.loss_scale;
+  o.factor = opt.loss_scale_factor;
+  o.interval = opt.loss_scale_interval;
+  return o;
+}
+
+// Upstream's log spelling of the context: "['cpu']", "['cudnn']".
+std::string context_names(const nn::Context& ctx) {
+  std::string s;
+  for (const auto& b : ctx.parsed_backends()) {
+    if (b.name == "cpu" && !s.empty()) continue;
+    if (b.name == "cuda" && s.find("cudnn") != std::string::npos) continue;
+    s += (s.empty() ? "'" : ", '") + b.name + "'";
+  }
+  return "[" + s + "]";
 }
 
 class TrainHooks : public nn::train::TrainerHooks {
@@ -203,8 +242,12 @@ int run_train(const TrainOptions& opt) {
   to.seed = opt.seed;
   to.communicator = &comm;
   if (comm.distributed()) to.context.device_id = comm.local_rank();
-  NN_LOG_INFO << "Train with contexts ['cpu']";
+  to.loss_scaling = loss_scaling(opt, to.context);
+  NN_LOG_INFO << "Train with contexts " << context_names(to.context);
   NN_LOG_INFO << "Using context \"" << to.context.to_string() << "\"";
+  if (to.loss_scaling.enabled)
+    NN_LOG_INFO << "Dynamic loss scaling: initial scale " << to.loss_scaling.initial_scale << ", factor "
+                << to.loss_scaling.factor << ", interval " << to.loss_scaling.interval;
   const ConfigText config_text = root ? copy_config_text(opt.config, opt.outdir) : ConfigText{};
   ResultWriter writer(opt.outdir, config_text, model.optimizers);
 
@@ -244,6 +287,9 @@ int run_train(const TrainOptions& opt) {
   }
   std::signal(SIGINT, previous);
   clear_progress_line();
+  if (trainer.skipped_updates() > 0)
+    NN_LOG_INFO << "Dynamic loss scaling skipped " << trainer.skipped_updates()
+                << " updates whose gradients held inf or NaN";
   if (comm.distributed() && trainer.gradient_reduce_count() > 0) {
     NN_LOG_VERBOSE << "MPI gradient all-reduce: " << trainer.gradient_reduce_count() << " updates, "
                    << 1e3 * trainer.gradient_reduce_seconds() / double(trainer.gradient_reduce_count())

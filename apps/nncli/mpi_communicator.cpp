@@ -21,6 +21,9 @@
 #include <mutex>
 #include <thread>
 #endif
+#ifdef NNCLI_WITH_NCCL
+#include "nccl_reducer.hpp"
+#endif
 
 namespace nncli {
 
@@ -75,6 +78,21 @@ class MpiCommunicator : public nn::train::Communicator {
   using Communicator::all_reduce_sum;
   void all_reduce_sum(float* data, size_t n) override { reduce(data, n, MPI_FLOAT); }
   void all_reduce_sum(double* data, size_t n) override { reduce(data, n, MPI_DOUBLE); }
+
+#ifdef NNCLI_WITH_NCCL
+  bool all_reduce_mean_device(const std::vector<std::pair<float*, size_t>>& arrays, int device) override {
+    if (!nccl_ || nccl_->device() != device) {
+      nccl_.reset();
+      Watch w(*this, "NCCL setup", timeout_s_);
+      nccl_ = std::make_unique<NcclReducer>(rank_, size_, device, [this](void* data, size_t bytes) {
+        check(MPI_Bcast(data, int(bytes), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
+      });
+    }
+    Watch w(*this, "NCCL all-reduce", timeout_s_);
+    nccl_->all_reduce_mean(arrays);
+    return true;
+  }
+#endif
 
   void broadcast(void* data, size_t bytes, int root) override {
     Watch w(*this, "broadcast", timeout_s_);
@@ -171,6 +189,9 @@ class MpiCommunicator : public nn::train::Communicator {
   const char* what_ = "";
   std::chrono::steady_clock::time_point deadline_{};
   std::thread watchdog_;
+#ifdef NNCLI_WITH_NCCL
+  std::unique_ptr<NcclReducer> nccl_;  // created at the first all-reduce of device gradients
+#endif
 };
 
 }  // namespace

@@ -50,6 +50,8 @@ std::string state_text(const nn::train::TrainState& s) {
   for (const auto& [name, pos] : s.train_positions) os << "train_position\t" << pos << "\t" << name << "\n";
   for (const auto& [name, pos] : s.monitor_positions)
     os << "monitor_position\t" << pos << "\t" << name << "\n";
+  for (const auto& [name, scale] : s.loss_scales)
+    os << "loss_scale\t" << exact(scale.first) << "\t" << scale.second << "\t" << name << "\n";
   os << "rng\t" << s.rng_state << "\n";
   return os.str();
 }
@@ -88,6 +90,11 @@ nn::train::TrainState parse_state(const std::string& text, const std::string& pa
         if (t2 == std::string::npos) fail();
         auto& target = key == "train_position" ? s.train_positions : s.monitor_positions;
         target[rest.substr(t2 + 1)] = std::stoll(rest.substr(0, t2));
+      } else if (key == "loss_scale") {
+        const size_t t2 = rest.find('\t'), t3 = t2 == std::string::npos ? t2 : rest.find('\t', t2 + 1);
+        if (t3 == std::string::npos) fail();
+        s.loss_scales[rest.substr(t3 + 1)] = {std::stod(rest.substr(0, t2)),
+                                              std::stoll(rest.substr(t2 + 1, t3 - t2 - 1))};
       } else {
         fail();
       }

@@ -68,6 +68,7 @@ struct Trainer::OptimizerRun {
   std::vector<std::string> trainable;  // parameter names, solver order
   int64_t update_interval = 1;
   int64_t start_iter = 0, end_iter = 0;
+  std::unique_ptr<DynamicLossScaler> scaler;  // mixed-precision training only
   bool active(int64_t it) const {
     return (start_iter == 0 || it + 1 >= start_iter) && (end_iter == 0 || it + 1 <= end_iter);
   }
@@ -177,6 +178,7 @@ void Trainer::setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& 
   run->update_interval = o.update_interval > 0 ? o.update_interval : 1;
   // Under MPI the iteration bounds count per-process iterations: (x - 1) // W + 1 (cli.md §3.9).
   const auto per_process = [&](int64_t x) { return x > 0 && world_ > 1 ? (x - 1) / world_ + 1 : x; };
+  if (options_.loss_scaling.enabled) run->scaler = std::make_unique<DynamicLossScaler>(options_.loss_scaling);
   run->start_iter = per_process(o.start_iter);
   run->end_iter = per_process(o.end_iter);
   optimizers_.push_back(std::move(run));
@@ -213,22 +215,39 @@ double Trainer::update(int64_t it) {
       detail::fill_generators(run->generators);
       forward_all(run->losses, false, true);
       if (it % run->update_interval == 0) run->solver->zero_grad();
-      const double seed = 1.0 / double(std::max<int64_t>(run->losses.front()->size(), 1));
+      double seed = 1.0 / double(std::max<int64_t>(run->losses.front()->size(), 1));
+      if (run->scaler) seed *= run->scaler->scale();
       for (size_t i = 0; i < run->losses.size(); ++i) {
         cost += detail::mean_value(*run->losses[i]);
         run->losses[i]->grad()->fill(seed);
         run->losses[i]->backward(RootGrad::kKeep, i + 1 == run->losses.size());
       }
-      if (it % run->update_interval == run->update_interval - 1) {
-        if (run->optimizer->solver.weight_decay > 0)
-          run->solver->weight_decay(run->optimizer->solver.weight_decay);
-        if (world_ > 1) average_gradients(*run);
-        run->solver->set_learning_rate(run->scheduler->rate(it));
-        run->solver->update();
-      }
+      if (it % run->update_interval == run->update_interval - 1) apply_update(*run, it);
     });
   }
   return cost;
+}
+
+void Trainer::apply_update(OptimizerRun& run, int64_t it) {
+  const double decay = run.optimizer->solver.weight_decay;
+  if (run.scaler) {
+    // Mixed precision: reduce, then unscale (or skip on inf/NaN), then decay, as nnabla's updater.
+    if (world_ > 1) average_gradients(run);
+    if (!run.scaler->unscale_or_skip(*run.solver)) return;
+    if (decay > 0) run.solver->weight_decay(decay);
+  } else {
+    if (decay > 0) run.solver->weight_decay(decay);
+    if (world_ > 1) average_gradients(run);
+  }
+  run.solver->set_learning_rate(run.scheduler->rate(it));
+  run.solver->update();
+}
+
+int64_t Trainer::skipped_updates() const {
+  int64_t n = 0;
+  for (const auto& run : optimizers_)
+    if (run->scaler) n += run->scaler->skipped_updates();
+  return n;
 }
 
 void Trainer::average_gradients(OptimizerRun& run) {
@@ -239,6 +258,19 @@ void Trainer::average_gradients(OptimizerRun& run) {
     Variable* v = params_.find(name).get();
     vars.push_back(v);
     total += size_t(v->size());
+  }
+  // Gradients on a CUDA device are averaged there (NCCL) when the communicator can.
+  const std::string& device = vars.empty() ? std::string("cpu") : vars.front()->grad()->device();
+  if (device.rfind("cuda:", 0) == 0) {
+    std::vector<std::pair<float*, size_t>> arrays;
+    for (Variable* v : vars)
+      arrays.emplace_back(static_cast<float*>(v->grad()->cast_raw(ArrayKey{DType::kFloat32, device})),
+                          size_t(v->size()));
+    if (options_.communicator->all_reduce_mean_device(arrays, std::stoi(device.substr(5)))) {
+      reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      ++reduce_count_;
+      return;
+    }
   }
   // One all-reduce over every gradient packed together, then the average (upstream: division=True).
   reduce_buffer_.resize(total);
@@ -274,6 +306,8 @@ TrainState Trainer::state() const {
   if (monitors_) s.monitor_positions = monitors_->positions();
   s.has_best = has_best_;
   s.best_error = best_error_;
+  for (const auto& run : optimizers_)
+    if (run->scaler) s.loss_scales[run->optimizer->name] = {run->scaler->scale(), run->scaler->counter()};
   return s;
 }
 
@@ -296,6 +330,10 @@ void Trainer::restore(const TrainState& s) {
   if (monitors_) monitors_->seek(s.monitor_positions);
   has_best_ = s.has_best;
   best_error_ = s.best_error;
+  for (const auto& run : optimizers_) {
+    auto it = s.loss_scales.find(run->optimizer->name);
+    if (run->scaler && it != s.loss_scales.end()) run->scaler->restore(it->second.first, it->second.second);
+  }
 }
 
 void Trainer::restart_at_epoch(int64_t epoch) {

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace nn::train {
 
@@ -19,6 +21,11 @@ class Communicator {
   double all_reduce_sum(double value) {
     all_reduce_sum(&value, 1);
     return value;
+  }
+  // Averages float arrays that live on CUDA device `device` in place over every process (NCCL). False when
+  // this communicator cannot (no NCCL in the build): the caller then reduces host copies.
+  virtual bool all_reduce_mean_device(const std::vector<std::pair<float*, size_t>>& arrays, int device) {
+    return false;
   }
   // bytes from root's buffer into everyone's (same size on every process).
   virtual void broadcast(void* data, size_t bytes, int root) = 0;

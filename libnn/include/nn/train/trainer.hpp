@@ -16,6 +16,7 @@
 #include "nn/solvers/solver.hpp"
 #include "nn/train/batch_source.hpp"
 #include "nn/train/communicator.hpp"
+#include "nn/train/loss_scaler.hpp"
 #include "nn/train/lr_scheduler.hpp"
 #include "nn/train/monitor.hpp"
 
@@ -28,6 +29,8 @@ struct TrainerOptions {
   // start/end_iter divided by the world size, gradients averaged before each update, cost and monitors
   // summed over processes. The BatchSourceFactory hands each process its slice. nullptr: one process.
   Communicator* communicator = nullptr;
+  // Dynamic loss scaling of every optimizer (on by default for half contexts, see cmd_train).
+  LossScalingOptions loss_scaling;
 };
 
 // One finished epoch, as logged and reported.
@@ -51,6 +54,8 @@ struct TrainState {
   std::map<std::string, int64_t> monitor_positions;  // dataset name -> batches the monitors consumed
   bool has_best = false;
   double best_error = 0.0;
+  // Dynamic loss scaling: optimizer name -> (scale, good updates since the last change).
+  std::map<std::string, std::pair<double, int64_t>> loss_scales;
 };
 
 enum class TrainOutcome { kCompleted, kNanStopped, kInterrupted };
@@ -103,6 +108,8 @@ class Trainer {
   int world_size() const { return world_; }
   double gradient_reduce_seconds() const { return reduce_seconds_; }
   int64_t gradient_reduce_count() const { return reduce_count_; }
+  // Updates skipped by dynamic loss scaling (inf/NaN gradients), over all optimizers.
+  int64_t skipped_updates() const;
 
   // Every monitor once (cli.md §3.5), in file order.
   std::vector<std::pair<std::string, double>> evaluate(TrainerHooks& hooks);
@@ -114,6 +121,8 @@ class Trainer {
   void mark_trainable_parameters();
   BatchSource& train_source(const std::string& dataset);
   void average_gradients(OptimizerRun& run);
+  // Weight decay, all-reduce, loss-scale bookkeeping, learning rate and the solver step of one update.
+  void apply_update(OptimizerRun& run, int64_t it);
 
   const ir::Model& model_;
   ir::ParameterStore& params_;
