@@ -100,6 +100,35 @@ Model small_resnet(int64_t batch, bool training, std::mt19937& rng) {
   return m;
 }
 
+Model resnet18(int64_t batch, int64_t size, bool training, std::mt19937& rng) {
+  Model m;
+  m.x = nn::Variable::create({batch, 3, size, size}, false);
+  auto h = relu(bn(m, "stem/bn", conv(m, "stem", m.x, 3, 64, 7, 2, 3, rng, false), 64, training, rng));
+  h = call1("MaxPooling", {h},
+            Attrs{{"kernel", std::vector<int64_t>{3, 3}}, {"stride", std::vector<int64_t>{2, 2}},
+                  {"pad", std::vector<int64_t>{1, 1}}});
+  int64_t cin = 64;
+  for (int stage = 0; stage < 4; ++stage) {
+    const int64_t cout = int64_t(64) << stage;
+    for (int block = 0; block < 2; ++block) {
+      const int64_t stride = stage > 0 && block == 0 ? 2 : 1;
+      const std::string n = "stage" + std::to_string(stage) + "/block" + std::to_string(block);
+      auto r = relu(bn(m, n + "/bn1", conv(m, n + "/conv1", h, cin, cout, 3, stride, 1, rng, false), cout, training, rng));
+      r = bn(m, n + "/bn2", conv(m, n + "/conv2", r, cout, cout, 3, 1, 1, rng, false), cout, training, rng);
+      auto shortcut = h;
+      if (stride != 1 || cin != cout)
+        shortcut = bn(m, n + "/bns", conv(m, n + "/short", h, cin, cout, 1, stride, 0, rng, false), cout, training, rng);
+      h = relu(call1("Add2", {r, shortcut}));
+      cin = cout;
+    }
+  }
+  h = call1("GlobalAveragePooling", {h});
+  auto logits = affine(m, "fc", h, 512, 1000, rng);
+  if (training) finish(m, logits, batch);
+  else m.output = logits;
+  return m;
+}
+
 Model deep_mlp(int64_t batch, int layers, int64_t width, std::mt19937& rng) {
   Model m;
   m.x = nn::Variable::create({batch, width}, false);

@@ -23,6 +23,9 @@ Model lenet(int64_t batch, bool training, std::mt19937& rng);
 Model mlp(int64_t batch, std::mt19937& rng);
 // Stem conv 3->32, 4 residual blocks (32, 32->64 stride 2, 64, 64) of 3x3 conv + BN, GAP, affine 10.
 Model small_resnet(int64_t batch, bool training, std::mt19937& rng);
+// ResNet-18 (torchvision's layout: 7x7/2 stem, 3x3/2 max pooling, 2 basic blocks per stage of 64, 128,
+// 256, 512 channels, global average pooling, affine 1000) on 3 x `size` x `size` images.
+Model resnet18(int64_t batch, int64_t size, bool training, std::mt19937& rng);
 // `layers` affine+ReLU layers of `width` units (inference only, for the clear_buffer measurement).
 Model deep_mlp(int64_t batch, int layers, int64_t width, std::mt19937& rng);
 

@@ -107,20 +107,20 @@ def want(k):
     return not ONLY or k in ONLY
 
 
-if len(sys.argv) > 2 and sys.argv[1] == "export":
-    for name, model, shape in (("lenet_b1", LeNet(), (1, 1, 28, 28)),
-                               ("small_resnet_b32", SmallResNet(), (32, 3, 32, 32))):
-        model.eval()
-        torch.onnx.export(model, torch.rand(shape), f"{sys.argv[2]}/{name}.onnx", opset_version=13)
-    sys.exit(0)
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "export":
+        for name, model, shape in (("lenet_b1", LeNet(), (1, 1, 28, 28)),
+                                   ("small_resnet_b32", SmallResNet(), (32, 3, 32, 32))):
+            model.eval()
+            torch.onnx.export(model, torch.rand(shape), f"{sys.argv[2]}/{name}.onnx", opset_version=13)
+        sys.exit(0)
 
-
-if want("lenet"):
-    train("lenet", LeNet(), (1, 28, 28), 64)
-    train("lenet", LeNet(), (1, 28, 28), 128)
-    infer("lenet", LeNet(), (1, 28, 28), 1)
-if want("mlp"):
-    train("mlp", MLP(), (784,), 128)
-if want("resnet"):
-    train("small_resnet", SmallResNet(), (3, 32, 32), 32)
-    infer("small_resnet", SmallResNet(), (3, 32, 32), 32)
+    if want("lenet"):
+        train("lenet", LeNet(), (1, 28, 28), 64)
+        train("lenet", LeNet(), (1, 28, 28), 128)
+        infer("lenet", LeNet(), (1, 28, 28), 1)
+    if want("mlp"):
+        train("mlp", MLP(), (784,), 128)
+    if want("resnet"):
+        train("small_resnet", SmallResNet(), (3, 32, 32), 32)
+        infer("small_resnet", SmallResNet(), (3, 32, 32), 32)

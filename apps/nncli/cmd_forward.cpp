@@ -1,5 +1,6 @@
 // `nncli forward`: run every executor over a CSV or cache dataset and write output_result.csv (cli.md §4).
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -127,6 +128,8 @@ int run_forward(const ForwardOptions& opt) {
   ds::ForwardResultWriter writer(std::move(table), opt.outdir, opt.outfile, opt.result_outdir, std_header);
   const int64_t total = writer.size();
 
+  // Upstream logs "data N / M" after every batch; here the first, then at most one a second, and the last.
+  auto last_log = std::chrono::steady_clock::now() - std::chrono::seconds(2);
   for (int64_t index = 0; index < iterator.size();) {
     ds::Batch data = iterator.next();
     std::vector<ExecutorOutput> outputs;
@@ -157,7 +160,11 @@ int run_forward(const ForwardOptions& opt) {
       writer.add_sample(index + k, sample);
     }
     index += batch;
-    NN_LOG_INFO << "data " << std::min(index, total) << " / " << total;
+    const auto now = std::chrono::steady_clock::now();
+    if (index >= total || now - last_log >= std::chrono::seconds(1)) {
+      NN_LOG_INFO << "data " << std::min(index, total) << " / " << total;
+      last_log = now;
+    }
   }
   writer.close();
   NN_LOG_INFO << "Forward Completed.";
