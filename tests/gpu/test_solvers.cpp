@@ -105,7 +105,7 @@ const std::vector<SolverCase>& solver_cases() {
       {"Adagrad", {{"lr", 0.1}}},
       {"AdaBelief", {{"alpha", 0.01}}},
       {"AdaBelief", {{"alpha", 0.01}, {"amsgrad", true}, {"weight_decouple", true}, {"wd", 0.1}}},
-      // rho_t <= 4 in the first two steps (plain momentum steps), above in the third.
+      // rho_t ~ 1, 2, 3 (<= 4) in the three steps: only the rectified plain momentum steps run.
       {"AdaBelief", {{"alpha", 0.01}, {"rectify", true}, {"weight_decouple", true}, {"fixed_decay", true},
                      {"wd", 0.1}}},
       {"RMSprop", {{"lr", 0.01}}},

@@ -30,8 +30,9 @@ Net build(const Context& ctx) {
   n.label = Variable::create({8, 1}, false);
   fill(n.label->data(), {0, 1, 2, 3, 4, 0, 1, 2});
   auto w = parameter(n, "conv/W", {6, 3, 3, 3}, rng, 0.3f);
-  auto b = parameter(n, "conv/b", {6}, rng, 0.1f);
-  auto h = call1("Convolution", {n.x, w, b}, {{"pad", Ints{1, 1}}}, ctx);
+  // No convolution bias: BatchNormalization right after cancels it, so its grad is pure rounding noise that
+  // Adam's normalised step turns into moves of ~alpha, different on every backend.
+  auto h = call1("Convolution", {n.x, w}, {{"pad", Ints{1, 1}}}, ctx);
   auto beta = parameter(n, "bn/beta", {1, 6, 1, 1}, rng, 0.1f);
   auto gamma = parameter(n, "bn/gamma", {1, 6, 1, 1}, rng, 0.1f);
   gamma->data()->fill(1.0);

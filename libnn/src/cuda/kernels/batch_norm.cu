@@ -1,23 +1,14 @@
 // BatchNormalization kernels: deterministic per-channel reductions (blocks of partial sums, added in a fixed
 // order in double), the per-channel finishing steps as the CPU kernel computes them, elementwise passes.
+#include "cuda/kernels/element_io.cuh"
 #include "cuda/kernels/launch.cuh"
 #include "cuda/kernels/pool_norm.hpp"
 
 namespace nn::cuda::k {
 namespace {
 
-__device__ inline float to_float(float v) { return v; }
-__device__ inline float to_float(__half v) { return __half2float(v); }
-template <class T>
-__device__ inline T from_float(float v);
-template <>
-__device__ inline float from_float<float>(float v) {
-  return v;
-}
-template <>
-__device__ inline __half from_float<__half>(float v) {
-  return __float2half_rn(v);
-}
+using io::from_float;
+using io::to_float;
 
 __device__ inline int64_t element_of(const BnDims& d, int64_t c, int64_t j) {
   return ((j / d.inner) * d.channels + c) * d.inner + j % d.inner;

@@ -3,23 +3,14 @@
 #include <algorithm>
 
 #include "cuda/kernels/conv.hpp"
+#include "cuda/kernels/element_io.cuh"
 #include "cuda/kernels/launch.cuh"
 
 namespace nn::cuda::k {
 namespace {
 
-__device__ inline float to_float(float v) { return v; }
-__device__ inline float to_float(__half v) { return __half2float(v); }
-template <class T>
-__device__ inline T from_float(float v);
-template <>
-__device__ inline float from_float<float>(float v) {
-  return v;
-}
-template <>
-__device__ inline __half from_float<__half>(float v) {
-  return __float2half(v);
-}
+using io::from_float;
+using io::to_float;
 
 // Sum of v over the block (blockDim.x == kThreads, a power of two); every thread gets the total.
 __device__ float block_sum(float v) {

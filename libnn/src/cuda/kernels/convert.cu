@@ -26,7 +26,7 @@ __device__ inline __half convert_one<__half, int>(int v) {
 }
 template <>
 __device__ inline int convert_one<int, __half>(__half v) {
-  return __half2int_rn(v);
+  return __half2int_rz(v);  // truncation, as the host conversion
 }
 template <>
 __device__ inline int convert_one<int, float>(float v) {

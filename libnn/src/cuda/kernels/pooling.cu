@@ -1,23 +1,14 @@
 // Pooling kernels with nnabla's window rules (Max/Average/Sum, global average, unpooling): one thread per
 // output element forward; backward gathers per input element, so no atomics and the CPU's summation order.
+#include "cuda/kernels/element_io.cuh"
 #include "cuda/kernels/launch.cuh"
 #include "cuda/kernels/pool_norm.hpp"
 
 namespace nn::cuda::k {
 namespace {
 
-__device__ inline float to_float(float v) { return v; }
-__device__ inline float to_float(__half v) { return __half2float(v); }
-template <class T>
-__device__ inline T from_float(float v);
-template <>
-__device__ inline float from_float<float>(float v) {
-  return v;
-}
-template <>
-__device__ inline __half from_float<__half>(float v) {
-  return __float2half_rn(v);
-}
+using io::from_float;
+using io::to_float;
 
 // The clamped window [lo, hi) of output o along axis a, and its length counting the padding.
 struct Window {

@@ -16,8 +16,9 @@ __device__ void softmax_line(const float* x, float* out, int64_t size, int64_t i
   float sum = 0.f;
   for (int64_t c = 0; c < size; ++c) sum += expf(x[c * inner] - m);
   if (log) {
-    const float lse = m + logf(sum);
-    for (int64_t c = 0; c < size; ++c) out[c * inner] = x[c * inner] - lse;
+    // (x - max) - log(sum), as the CPU LogSoftmax: folding max + log(sum) first loses digits for large x.
+    const float log_sum = logf(sum);
+    for (int64_t c = 0; c < size; ++c) out[c * inner] = (x[c * inner] - m) - log_sum;
   } else {
     for (int64_t c = 0; c < size; ++c) out[c * inner] = expf(x[c * inner] - m) / sum;
   }

@@ -60,7 +60,8 @@ class CudaReshape : public CudaViewFunction<T> {
   using CudaViewFunction<T>::CudaViewFunction;
 
  protected:
-  k::StridedView make_view(const Shape&, const Shape& y) override { return contiguous_view(y); }
+  // A flat copy: any rank (the CPU kernel has no rank limit).
+  k::StridedView make_view(const Shape&, const Shape& y) override { return contiguous_view({shape_size(y)}); }
 };
 
 template <class T>

@@ -1,7 +1,9 @@
-// cuDNN convolution descriptors and the process-wide algorithm cache (one heuristic query per shape).
+// cuDNN convolution descriptors and the process-wide algorithm cache: per shape, the fastest algorithm
+// measured by cuDNN's Find (nnabla's default), or its heuristic's pick with NN_CUDNN_ALGORITHM_BY_HEURISTIC=1.
 #include "cuda/ops/cudnn_conv.hpp"
 
 #include <climits>
+#include <cstdlib>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -34,7 +36,17 @@ void append(std::ostringstream& os, const char* name, const Shape& s) {
   os << '|';
 }
 
-// Picks the first heuristic result that succeeds, suits the math mode and fits the workspace limit.
+// nnabla's NNABLA_CUDNN_ALGORITHM_BY_HEURISTIC under nncli's prefix: skip the timed search.
+bool by_heuristic() {
+  static const bool heuristic = [] {
+    const char* s = std::getenv("NN_CUDNN_ALGORITHM_BY_HEURISTIC");
+    return s != nullptr && *s != '\0' && std::string(s) != "0";
+  }();
+  return heuristic;
+}
+
+// Picks the first result (Find's are sorted by measured time, the heuristic's by expected speed) that
+// succeeds, suits the math mode and fits the workspace limit.
 // workspace_of(algo, bytes) asks cuDNN for the exact workspace (false when the algorithm is not supported).
 template <class Perf, class WorkspaceOf>
 bool pick(const std::vector<Perf>& perf, int count, bool half, cudnnConvolutionDescriptor_t conv,
@@ -157,17 +169,51 @@ const CudnnConv::Algo& CudnnConv::algo(Pass pass) {
 }
 
 CudnnConv::Algo CudnnConv::choose(Pass pass) {
+  if (!by_heuristic()) {
+    Algo timed;
+    if (choose_from(pass, true, timed)) return timed;
+  }
+  Algo chosen;
+  static const char* const kPassNames[] = {"forward", "backward data", "backward filter"};
+  NN_CHECK_CODE(choose_from(pass, false, chosen), ErrorCode::kUnsupported)
+      << op_ << ": cuDNN offers no " << kPassNames[pass] << " algorithm for this convolution within "
+      << (kWorkspaceLimit >> 20) << " MiB of workspace (" << key_ << ")";
+  return chosen;
+}
+
+CudnnConv::FindScratch CudnnConv::find_scratch() const {
+  FindScratch f;
+  // cuDNN's Find runs every candidate on real buffers and writes the pass's output: scratch tensors keep
+  // the Function's own outputs (and accumulated grads) untouched.
+  for (auto [buffer, elements] : {std::pair{&f.x, x_elements_}, {&f.w, w_elements_}, {&f.y, y_elements_}}) {
+    *buffer = device_buffer(size_t(elements) * element_bytes_);
+    NN_CUDA_CHECK(cudaMemsetAsync((*buffer)->ptr, 0, (*buffer)->bytes, stream(device_)));
+  }
+  size_t free_bytes = 0, total = 0;
+  NN_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+  f.workspace_bytes = std::min(kWorkspaceLimit, free_bytes / 2);
+  if (f.workspace_bytes > 0) f.workspace = device_buffer(f.workspace_bytes);
+  return f;
+}
+
+bool CudnnConv::choose_from(Pass pass, bool timed, Algo& chosen) {
   cudnnHandle_t h = cudnn(device_);
   const bool half = dtype_ == CUDNN_DATA_HALF;
   NN_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_desc_, half ? CUDNN_TENSOR_OP_MATH : CUDNN_FMA_MATH));
-  Algo chosen;
-  bool found = false;
+  FindScratch f;
+  if (timed) f = find_scratch();
+  void* ws = f.workspace ? f.workspace->ptr : nullptr;
   int count = 0;
   if (pass == kForward) {
     std::vector<cudnnConvolutionFwdAlgoPerf_t> perf(CUDNN_CONVOLUTION_FWD_ALGO_COUNT);
-    NN_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(h, x_desc_, w_desc_, conv_desc_, y_desc_, int(perf.size()),
-                                                          &count, perf.data()));
-    found = pick(
+    if (timed)
+      NN_CUDNN_CHECK(cudnnFindConvolutionForwardAlgorithmEx(h, x_desc_, f.x->ptr, w_desc_, f.w->ptr, conv_desc_,
+                                                            y_desc_, f.y->ptr, int(perf.size()), &count,
+                                                            perf.data(), ws, f.workspace_bytes));
+    else
+      NN_CUDNN_CHECK(cudnnGetConvolutionForwardAlgorithm_v7(h, x_desc_, w_desc_, conv_desc_, y_desc_,
+                                                            int(perf.size()), &count, perf.data()));
+    return pick(
         perf, count, half, conv_desc_,
         [&](int algo, size_t& bytes) {
           return cudnnGetConvolutionForwardWorkspaceSize(h, x_desc_, w_desc_, conv_desc_, y_desc_,
@@ -175,11 +221,17 @@ CudnnConv::Algo CudnnConv::choose(Pass pass) {
                                                          &bytes) == CUDNN_STATUS_SUCCESS;
         },
         chosen);
-  } else if (pass == kBackwardData) {
+  }
+  if (pass == kBackwardData) {
     std::vector<cudnnConvolutionBwdDataAlgoPerf_t> perf(CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT);
-    NN_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, w_desc_, y_desc_, conv_desc_, x_desc_,
-                                                               int(perf.size()), &count, perf.data()));
-    found = pick(
+    if (timed)
+      NN_CUDNN_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(h, w_desc_, f.w->ptr, y_desc_, f.y->ptr,
+                                                                 conv_desc_, x_desc_, f.x->ptr, int(perf.size()),
+                                                                 &count, perf.data(), ws, f.workspace_bytes));
+    else
+      NN_CUDNN_CHECK(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, w_desc_, y_desc_, conv_desc_, x_desc_,
+                                                                 int(perf.size()), &count, perf.data()));
+    return pick(
         perf, count, half, conv_desc_,
         [&](int algo, size_t& bytes) {
           return cudnnGetConvolutionBackwardDataWorkspaceSize(h, w_desc_, y_desc_, conv_desc_, x_desc_,
@@ -187,24 +239,23 @@ CudnnConv::Algo CudnnConv::choose(Pass pass) {
                                                               &bytes) == CUDNN_STATUS_SUCCESS;
         },
         chosen);
-  } else {
-    std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> perf(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
+  }
+  std::vector<cudnnConvolutionBwdFilterAlgoPerf_t> perf(CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT);
+  if (timed)
+    NN_CUDNN_CHECK(cudnnFindConvolutionBackwardFilterAlgorithmEx(h, x_desc_, f.x->ptr, y_desc_, f.y->ptr,
+                                                                 conv_desc_, w_desc_, f.w->ptr, int(perf.size()),
+                                                                 &count, perf.data(), ws, f.workspace_bytes));
+  else
     NN_CUDNN_CHECK(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, x_desc_, y_desc_, conv_desc_, w_desc_,
                                                                  int(perf.size()), &count, perf.data()));
-    found = pick(
-        perf, count, half, conv_desc_,
-        [&](int algo, size_t& bytes) {
-          return cudnnGetConvolutionBackwardFilterWorkspaceSize(h, x_desc_, y_desc_, conv_desc_, w_desc_,
-                                                                cudnnConvolutionBwdFilterAlgo_t(algo),
-                                                                &bytes) == CUDNN_STATUS_SUCCESS;
-        },
-        chosen);
-  }
-  static const char* const kPassNames[] = {"forward", "backward data", "backward filter"};
-  NN_CHECK_CODE(found, ErrorCode::kUnsupported)
-      << op_ << ": cuDNN offers no " << kPassNames[pass] << " algorithm for this convolution within "
-      << (kWorkspaceLimit >> 20) << " MiB of workspace (" << key_ << ")";
-  return chosen;
+  return pick(
+      perf, count, half, conv_desc_,
+      [&](int algo, size_t& bytes) {
+        return cudnnGetConvolutionBackwardFilterWorkspaceSize(h, x_desc_, y_desc_, conv_desc_, w_desc_,
+                                                              cudnnConvolutionBwdFilterAlgo_t(algo),
+                                                              &bytes) == CUDNN_STATUS_SUCCESS;
+      },
+      chosen);
 }
 
 bool CudnnConv::handle_empty(void* out, int64_t elements, float beta) const {

@@ -1,5 +1,6 @@
 // cuDNN plumbing of the conv-like Functions: the descriptors of one grouped, dilated 1-D/2-D/3-D
-// convolution and its three passes, with algorithms chosen once per shape in a process-wide cache.
+// convolution and its three passes, with algorithms chosen once per shape in a process-wide cache (timed
+// by cuDNN's Find unless NN_CUDNN_ALGORITHM_BY_HEURISTIC=1).
 #pragma once
 #include <string>
 
@@ -44,6 +45,13 @@ class CudnnConv {
   void create_descriptors();  // on first setup (no cuDNN call before a kernel is set up)
   const Algo& algo(Pass pass);
   Algo choose(Pass pass);
+  // timed: cuDNN's Find on scratch buffers, else its heuristic; false when no candidate is usable.
+  bool choose_from(Pass pass, bool timed, Algo& chosen);
+  struct FindScratch {
+    std::shared_ptr<Buffer> x, w, y, workspace;
+    size_t workspace_bytes = 0;
+  };
+  FindScratch find_scratch() const;
   // When some tensor has no elements: out = 0 (beta 0) or unchanged; true if the pass is done.
   bool handle_empty(void* out, int64_t elements, float beta) const;
   void* workspace(const Algo& a, std::shared_ptr<Buffer>& holder) const;

@@ -17,12 +17,16 @@ constexpr cudaDataType_t cublas_type() {
 }
 
 // Row-major C (m x n) = alpha op(A) op(B) + beta C, `batch` times with the given element strides.
-// Column-major view: C^T = op(B)^T op(A)^T, so B and A swap places.
+// Column-major view: C^T = op(B)^T op(A)^T, so B and A swap places. C must be packed (ldc == n, stride m * n).
 template <class T>
-void gemm_row_major(cublasHandle_t h, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const T* a,
-                    int64_t lda, const T* b, int64_t ldb, float beta, T* c, int64_t ldc, int64_t batch = 1,
-                    int64_t stride_a = 0, int64_t stride_b = 0, int64_t stride_c = 0) {
+void gemm_row_major(cublasHandle_t h, cudaStream_t s, bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                    const T* a, int64_t lda, const T* b, int64_t ldb, float beta, T* c, int64_t ldc,
+                    int64_t batch = 1, int64_t stride_a = 0, int64_t stride_b = 0, int64_t stride_c = 0) {
   if (m == 0 || n == 0 || batch == 0) return;
+  if (k == 0) {  // empty sum (cuBLAS refuses the zero leading dimensions): C = beta C
+    if (beta == 0.f) NN_CUDA_CHECK(cudaMemsetAsync(c, 0, size_t(batch * m * n) * sizeof(T), s));
+    return;
+  }
   const float alpha = 1.f;
   const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -53,7 +57,7 @@ class CudaAffine : public CudaFunction {
     const T* b = in.size() > 2 ? data_in<T>(in[2]) : nullptr;
     T* y = data_out<T>(out[0]);
     const auto& p = plan_;
-    gemm_row_major(cublas(ctx_.device_id), false, false, p.rows, p.outputs, p.inputs, x, p.inputs, w, p.outputs,
+    gemm_row_major(cublas(ctx_.device_id), st(), false, false, p.rows, p.outputs, p.inputs, x, p.inputs, w, p.outputs,
                    0.f, y, p.outputs);
     if (b) k::add_bias_rows(st(), p.rows, p.outputs, b, y);
   }
@@ -65,12 +69,12 @@ class CudaAffine : public CudaFunction {
     cublasHandle_t h = cublas(ctx_.device_id);
     if (prop[0]) {
       const T* w = data_in<T>(in[1]);
-      gemm_row_major(h, false, true, p.rows, p.inputs, p.outputs, dy, p.outputs, w, p.outputs,
+      gemm_row_major(h, st(), false, true, p.rows, p.inputs, p.outputs, dy, p.outputs, w, p.outputs,
                      accum[0] ? 1.f : 0.f, grad_in<T>(in[0], accum[0]), p.inputs);
     }
     if (prop[1]) {
       const T* x = data_in<T>(in[0]);
-      gemm_row_major(h, true, false, p.inputs, p.outputs, p.rows, x, p.inputs, dy, p.outputs,
+      gemm_row_major(h, st(), true, false, p.inputs, p.outputs, p.rows, x, p.inputs, dy, p.outputs,
                      accum[1] ? 1.f : 0.f, grad_in<T>(in[1], accum[1]), p.outputs);
     }
     if (in.size() > 2 && prop[2]) {
@@ -113,8 +117,8 @@ class CudaBatchMatmul : public CudaWithCpuSetup {
     auto scope = enter();
     const T* a = data_in<T>(in[0]);
     const T* b = data_in<T>(in[1]);
-    gemm_row_major(cublas(ctx_.device_id), ta_, tb_, m_, n_, k_, a, cols_a_, b, cols_b_, 0.f, data_out<T>(out[0]), n_,
-                   batch_, rows_a_ * cols_a_, rows_b_ * cols_b_, m_ * n_);
+    gemm_row_major(cublas(ctx_.device_id), st(), ta_, tb_, m_, n_, k_, a, cols_a_, b, cols_b_, 0.f,
+                   data_out<T>(out[0]), n_, batch_, rows_a_ * cols_a_, rows_b_ * cols_b_, m_ * n_);
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -127,18 +131,18 @@ class CudaBatchMatmul : public CudaWithCpuSetup {
       T* da = grad_in<T>(in[0], accum[0]);
       const float beta = accum[0] ? 1.f : 0.f;
       if (!ta_)  // da (m x k) = dy op(b)^T
-        gemm_row_major(h, false, !tb_, m_, k_, n_, dy, n_, b, cols_b_, beta, da, cols_a_, batch_, sy, sb, sa);
+        gemm_row_major(h, st(), false, !tb_, m_, k_, n_, dy, n_, b, cols_b_, beta, da, cols_a_, batch_, sy, sb, sa);
       else  // da (k x m) = op(b) dy^T
-        gemm_row_major(h, tb_, true, k_, m_, n_, b, cols_b_, dy, n_, beta, da, cols_a_, batch_, sb, sy, sa);
+        gemm_row_major(h, st(), tb_, true, k_, m_, n_, b, cols_b_, dy, n_, beta, da, cols_a_, batch_, sb, sy, sa);
     }
     if (prop[1]) {
       const T* a = data_in<T>(in[0]);
       T* db = grad_in<T>(in[1], accum[1]);
       const float beta = accum[1] ? 1.f : 0.f;
       if (!tb_)  // db (k x n) = op(a)^T dy
-        gemm_row_major(h, !ta_, false, k_, n_, m_, a, cols_a_, dy, n_, beta, db, cols_b_, batch_, sa, sy, sb);
+        gemm_row_major(h, st(), !ta_, false, k_, n_, m_, a, cols_a_, dy, n_, beta, db, cols_b_, batch_, sa, sy, sb);
       else  // db (n x k) = dy^T op(a)
-        gemm_row_major(h, true, ta_, n_, k_, m_, dy, n_, a, cols_a_, beta, db, cols_b_, batch_, sy, sa, sb);
+        gemm_row_major(h, st(), true, ta_, n_, k_, m_, dy, n_, a, cols_a_, beta, db, cols_b_, batch_, sy, sa, sb);
     }
   }
 

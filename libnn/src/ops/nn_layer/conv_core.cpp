@@ -248,9 +248,18 @@ void ConvEngine::setup(const ConvGeometry& g, int64_t out_channels, int64_t grou
   x_stride_ = g_.channels * g_.in_size;
   y_stride_ = oc_ * g_.out_size;
   dnnl_.reset();
-#ifdef NN_WITH_DNNL
   // A few input channels per group (LeNet's first layer): oneDNN's reorders cost more than im2col saves.
-  if (dnnl_enabled() && g_.channels / group_ >= 4) dnnl_ = DnnlConv::create(g_, oc_, group_, batch_);
+  // The primitives are built at the first forward or backward (a setup may only want the output shape).
+  dnnl_wanted_ = g_.channels / group_ >= 4;
+}
+
+bool ConvEngine::use_dnnl() {
+#ifdef NN_WITH_DNNL
+  if (!dnnl_ && dnnl_wanted_ && dnnl_enabled()) dnnl_ = DnnlConv::create(g_, oc_, group_, batch_);
+  dnnl_wanted_ = false;
+  return dnnl_ != nullptr;
+#else
+  return false;
 #endif
 }
 
@@ -302,7 +311,7 @@ void ensure_buffers(std::vector<std::vector<float>>& bufs, int n, int64_t size) 
 
 void ConvEngine::forward(const float* x, const float* w, float* y, bool accum) {
 #ifdef NN_WITH_DNNL
-  if (dnnl_) {
+  if (use_dnnl()) {
     if (!accum) return dnnl_->forward(x, w, y);
     scratch_.resize(size_t(batch_ * y_stride_));
     dnnl_->forward(x, w, scratch_.data());
@@ -345,7 +354,7 @@ void ConvEngine::backward_weight(const float* x, const float* dy, float* dw, boo
 void ConvEngine::backward_both(const float* x, const float* w, const float* dy, float* dx, bool accum_x,
                                float* dw, bool accum_w) {
 #ifdef NN_WITH_DNNL
-  if (dnnl_) {
+  if (use_dnnl()) {
     const int64_t wsize = oc_ * g_.col_rows() / group_, xsize = batch_ * x_stride_;
     scratch_.resize(size_t((dx && accum_x ? xsize : 0) + (dw && accum_w ? wsize : 0)));
     float* dx_out = dx && accum_x ? scratch_.data() : dx;

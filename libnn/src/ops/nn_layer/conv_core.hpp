@@ -72,6 +72,8 @@ class ConvEngine {
 
  private:
   int threads_for_batch() const;
+  // Builds the oneDNN primitives on first use when the geometry wants them; true when they exist.
+  bool use_dnnl();
   float* col_buffer(int thread);
   void sample_weight_grad(const float* xb, const float* dyb, float* col, float* dw_acc) const;
   void sample_data_grad(const float* dyb, const float* w, float* col, float* dxb) const;
@@ -82,6 +84,7 @@ class ConvEngine {
   std::vector<std::vector<float>> cols_;      // one column buffer per thread
   std::vector<std::vector<float>> dw_parts_;  // per-thread weight-gradient partial sums
   std::shared_ptr<class DnnlConv> dnnl_;      // oneDNN primitives for this geometry, when built with it
+  bool dnnl_wanted_ = false;                  // dnnl_ is still to be built (at first use)
   std::vector<float> scratch_;                // oneDNN results that are added to an output
 };
 
