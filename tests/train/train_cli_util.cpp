@@ -17,16 +17,21 @@ namespace nn::train_test {
 
 namespace fs = std::filesystem;
 
+// NNCLI_PATH / NN_TESTDATA_DIR in the environment override the build's (for bundles run on another machine,
+// scripts/gpu_device_run.sh).
 const std::string& nncli() {
 #ifdef NNCLI_PATH
-  static const std::string path = NNCLI_PATH;
+  static const std::string path = std::getenv("NNCLI_PATH") ? std::getenv("NNCLI_PATH") : NNCLI_PATH;
 #else
   static const std::string path;
 #endif
   return path;
 }
 
-std::string testdata(const std::string& relative) { return std::string(NN_TESTDATA_DIR) + "/" + relative; }
+std::string testdata(const std::string& relative) {
+  const char* dir = std::getenv("NN_TESTDATA_DIR");
+  return std::string(dir ? dir : NN_TESTDATA_DIR) + "/" + relative;
+}
 
 std::string work_dir(const std::string& tag) {
   // Per test: ctest runs tests in parallel, and two tests may use the same tag.
