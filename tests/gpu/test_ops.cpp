@@ -97,6 +97,27 @@ TEST(GpuOps, AffineAndBatchMatmul) {
   compare_with_cpu({"BatchMatmul", {}, {{3, 4}, {4, 2}}});
 }
 
+TEST(GpuOps, BinaryAffineLayers) {
+  NN_SKIP_WITHOUT_GPU();
+  // binary_weight and alpha are written by forward and receive no gradient; weight gets the applied one's.
+  for (const char* context : {"cudnn", "cudnn:half"}) {
+    SCOPED_TRACE(context);
+    const bool half = std::string(context) == "cudnn:half";
+    auto with = [&](GpuCase c) {
+      c.context = context;
+      if (half) c.rtol = c.atol = 2e-2;
+      return c;
+    };
+    compare_with_cpu(with({"BinaryConnectAffine", {}, {{4, 6}, {6, 3}, {6, 3}, {3}}, {}, {true, true, false, true}}));
+    compare_with_cpu(with({"BinaryConnectAffine", {{"base_axis", int64_t(2)}}, {{2, 3, 5}, {5, 2, 2}, {5, 2, 2}},
+                           {}, {true, true, false}}));
+    compare_with_cpu(
+        with({"BinaryWeightAffine", {}, {{4, 6}, {6, 3}, {6, 3}, {3}, {3}}, {}, {true, true, false, false, true}}));
+    compare_with_cpu(with({"BinaryWeightAffine", {{"quantize_zero_to", 0.0}}, {{3, 2, 4}, {8, 5}, {8, 5}, {5}},
+                           {{}, std::vector<float>(40, 0.f)}, {true, true, false, false}}));
+  }
+}
+
 TEST(GpuOps, AffineAndBatchMatmulInHalf) {
   NN_SKIP_WITHOUT_GPU();
   auto half = [](GpuCase c) {

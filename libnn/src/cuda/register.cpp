@@ -14,6 +14,7 @@ void register_kernels(OpRegistry& r) {
   register_pool_norm_kernels(r);
   register_math_kernels(r);
   register_shape_kernels(r);
+  register_augmentation_kernels(r);
 }
 
 }  // namespace nn::cuda

@@ -73,6 +73,32 @@ __global__ void binarize_scaled_kernel(int64_t outputs, int64_t per_output, cons
   }
 }
 
+// One thread per column; neighbouring threads read neighbouring columns of each row. The mean divides the
+// float sum in row order, as the CPU kernel.
+template <class T>
+__global__ void binarize_scaled_columns_kernel(int64_t rows, int64_t cols, const T* w, T* bw, T* alpha, T* scaled,
+                                               float zero_to) {
+  NN_GRID_LOOP(c, cols) {
+    float sum = 0.f;
+    for (int64_t r = 0; r < rows; ++r) sum += fabsf(to_float(w[r * cols + c]));
+    const float a = sum / float(rows);
+    alpha[c] = from_float<T>(a);
+    for (int64_t r = 0; r < rows; ++r) {
+      const float b = sign_of(to_float(w[r * cols + c]), zero_to);
+      bw[r * cols + c] = from_float<T>(b);
+      scaled[r * cols + c] = from_float<T>(b * a);
+    }
+  }
+}
+
+template <class T>
+void binarize_scaled_columns_impl(cudaStream_t s, int64_t rows, int64_t cols, const T* w, T* bw, T* alpha, T* scaled,
+                                  float zero_to) {
+  if (rows == 0 || cols == 0) return;
+  binarize_scaled_columns_kernel<T><<<blocks_for(cols), kThreads, 0, s>>>(rows, cols, w, bw, alpha, scaled, zero_to);
+  check_launch("binarize_weight_scaled_columns");
+}
+
 template <class T>
 void bias_forward_impl(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const T* b, T* y) {
   const int64_t n = outer * channels * inner;
@@ -134,6 +160,15 @@ void binarize_weight_scaled(cudaStream_t s, int64_t outputs, int64_t per_output,
 void binarize_weight_scaled(cudaStream_t s, int64_t outputs, int64_t per_output, const __half* w, __half* bw,
                             __half* alpha, __half* scaled, float zero_to) {
   binarize_scaled_impl(s, outputs, per_output, w, bw, alpha, scaled, zero_to);
+}
+
+void binarize_weight_scaled_columns(cudaStream_t s, int64_t rows, int64_t cols, const float* w, float* bw,
+                                    float* alpha, float* scaled, float zero_to) {
+  binarize_scaled_columns_impl(s, rows, cols, w, bw, alpha, scaled, zero_to);
+}
+void binarize_weight_scaled_columns(cudaStream_t s, int64_t rows, int64_t cols, const __half* w, __half* bw,
+                                    __half* alpha, __half* scaled, float zero_to) {
+  binarize_scaled_columns_impl(s, rows, cols, w, bw, alpha, scaled, zero_to);
 }
 
 }  // namespace nn::cuda::k

@@ -26,5 +26,10 @@ void binarize_weight_scaled(cudaStream_t s, int64_t outputs, int64_t per_output,
                             float* alpha, float* scaled, float zero_to);
 void binarize_weight_scaled(cudaStream_t s, int64_t outputs, int64_t per_output, const __half* w, __half* bw,
                             __half* alpha, __half* scaled, float zero_to);
+// The affine layout: w (rows, cols) with one alpha per column, alpha[c] = mean over rows of |w[r, c]|.
+void binarize_weight_scaled_columns(cudaStream_t s, int64_t rows, int64_t cols, const float* w, float* bw,
+                                    float* alpha, float* scaled, float zero_to);
+void binarize_weight_scaled_columns(cudaStream_t s, int64_t rows, int64_t cols, const __half* w, __half* bw,
+                                    __half* alpha, __half* scaled, float zero_to);
 
 }  // namespace nn::cuda::k

@@ -13,6 +13,7 @@ void register_convolution_kernels(OpRegistry& r);   // ops/convolution.cpp (cuDN
 void register_pool_norm_kernels(OpRegistry& r);     // ops/pooling.cpp, ops/batch_norm.cpp (cuDNN)
 void register_math_kernels(OpRegistry& r);          // ops/math.cpp: more activations, arithmetic, losses
 void register_shape_kernels(OpRegistry& r);         // ops/shape.cpp: split/stack/flip/pad/..., reductions
+void register_augmentation_kernels(OpRegistry& r);  // ops/image_augmentation.cpp
 
 // setup_impl runs the CPU kernel's setup, so validation, error texts and output shapes are the CPU ones.
 class CudaWithCpuSetup : public CudaFunction {

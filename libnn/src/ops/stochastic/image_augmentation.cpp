@@ -5,6 +5,7 @@
 
 #include "nn/core/random.hpp"
 #include "ops/detail/op_common.hpp"
+#include "ops/stochastic/image_augmentation_draw.hpp"
 
 namespace nn::ops {
 namespace {
@@ -12,21 +13,7 @@ namespace {
 class ImageAugmentation : public Function {
  public:
   ImageAugmentation(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a),
-        random_(a.get_int("seed", -1)),
-        min_scale_(float(a.get_float("min_scale", 1.0))),
-        max_scale_(float(a.get_float("max_scale", 1.0))),
-        angle_(float(a.get_float("angle", 0.0))),
-        aspect_ratio_(float(a.get_float("aspect_ratio", 1.0))),
-        distortion_(float(a.get_float("distortion", 0.0))),
-        flip_lr_(a.get_bool("flip_lr", false)),
-        flip_ud_(a.get_bool("flip_ud", false)),
-        brightness_(float(a.get_float("brightness", 0.0))),
-        brightness_each_(a.get_bool("brightness_each", false)),
-        contrast_(float(a.get_float("contrast", 1.0))),
-        contrast_center_(float(a.get_float("contrast_center", 0.0))),
-        contrast_each_(a.get_bool("contrast_each", false)),
-        noise_(float(a.get_float("noise", 0.0))) {}
+      : Function(s, c, a), random_(a.get_int("seed", -1)), settings_(a) {}
   bool is_stochastic() const override { return true; }
   bool has_backward() const override { return false; }
 
@@ -42,9 +29,10 @@ class ImageAugmentation : public Function {
         << " dimensions for input " << to_string(xs);
     pad_ = attrs_.get_ints("pad", {0, 0});
     NN_CHECK(pad_.size() == 2) << "ImageAugmentation: pad must be (height, width), got " << to_string(pad_);
-    NN_CHECK(min_scale_ > 0 && max_scale_ > 0 && aspect_ratio_ > 0 && contrast_ > 0)
-        << "ImageAugmentation: min_scale " << min_scale_ << ", max_scale " << max_scale_ << ", aspect_ratio "
-        << aspect_ratio_ << " and contrast " << contrast_ << " must be positive";
+    const AugmentSettings& st = settings_;
+    NN_CHECK(st.min_scale > 0 && st.max_scale > 0 && st.aspect_ratio > 0 && st.contrast > 0)
+        << "ImageAugmentation: min_scale " << st.min_scale << ", max_scale " << st.max_scale << ", aspect_ratio "
+        << st.aspect_ratio << " and contrast " << st.contrast << " must be positive";
     Shape ys = xs;
     const size_t offset = xs.size() - shape.size();
     for (size_t i = 0; i < shape.size(); ++i) ys[offset + i] = shape[i];
@@ -56,9 +44,6 @@ class ImageAugmentation : public Function {
         << "ImageAugmentation: empty image: input " << to_string(xs) << ", output " << to_string(ys);
     out[0]->reshape(ys, true);
   }
-
-  // A uniform draw on {0, 0.001, ..., 1}, as upstream.
-  static float unit(RandomEngine& g) { return float(g() % 1001) * 0.001f; }
 
   void forward_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
@@ -74,45 +59,18 @@ class ImageAugmentation : public Function {
     std::normal_distribution<> normal(0.0, 1.0);
     const float w_half = w_out * 0.5f, h_half = h_out * 0.5f;
     const float inv_w_half = 1.0f / w_half, inv_h_half = 1.0f / h_half;
-    std::vector<float> ch_shift(static_cast<size_t>(channels)), ch_gain(static_cast<size_t>(channels));
+    const float contrast_center = settings_.contrast_center;
     const int64_t in_plane = int64_t(h_in) * w_in, out_plane = int64_t(h_out) * w_out;
 
     for (int64_t im = 0; im < images; ++im) {
       const float* x_im = x + im * in_plane * channels;
       float* y_im = y + im * out_plane * channels;
-      // Draws, in upstream's order.
-      const float scale = min_scale_ * std::exp(unit(g) * std::log(max_scale_ / min_scale_));
-      const float scale_x =
-          float(std::exp(-std::log(aspect_ratio_) * 0.5 + unit(g) * std::log(aspect_ratio_)));
-      const float scale_y = float(1.0 / scale_x);
-      const float inv_sx = 1.0f / (scale * scale_x), inv_sy = 1.0f / (scale * scale_y);
-      const float angle = -angle_ + unit(g) * angle_ * 2;
-      const float w_scaled = (w_in + pad_w * 2) * scale * scale_x;
-      const float h_scaled = (h_in + pad_h * 2) * scale * scale_y;
-      const float cx = (w_out - 1) * 0.5f, cy = (h_out - 1) * 0.5f;
-      const float cx_scaled = unit(g) * (w_scaled - w_out) + cx;
-      const float cy_scaled = unit(g) * (h_scaled - h_out) + cy;
-      const bool flip_lr = flip_lr_ && (g() % 2);
-      const bool flip_ud = flip_ud_ && (g() % 2);
-      const float global_brightness = unit(g) * brightness_ * 2.0f - brightness_;
-      const float global_contrast = std::exp(unit(g) * std::log(contrast_) * 2.0f) / contrast_;
-      for (int c = 0; c < channels; ++c) {
-        const float b = brightness_each_ ? unit(g) * brightness_ * 2.0f - brightness_ : global_brightness;
-        ch_shift[c] = b - contrast_center_;
-        ch_gain[c] =
-            contrast_each_ ? std::exp(unit(g) * std::log(contrast_) * 2.0f) / contrast_ : global_contrast;
-      }
-      const float distortion = std::exp(unit(g) * 2.0f * distortion_ - distortion_) - 1.0f;
-      const float noise = unit(g) * noise_;
-
-      // Output (ix, iy) samples input (x0 + ix*x_ax + iy*y_ax, y0 + ix*x_ay + iy*y_ay).
-      const float cos_t = std::cos(angle), sin_t = std::sin(angle);
-      const float x_ax = (flip_lr ? -cos_t : cos_t) * inv_sx;
-      const float y_ax = (flip_lr ? sin_t : -sin_t) * inv_sy;
-      const float x_ay = (flip_ud ? -sin_t : sin_t) * inv_sx;
-      const float y_ay = (flip_ud ? -cos_t : cos_t) * inv_sy;
-      float x0 = cx_scaled * inv_sx - (x_ax * cx + y_ax * cy) - pad_w;
-      float y0 = cy_scaled * inv_sy - (x_ay * cx + y_ay * cy) - pad_h;
+      const AugmentDraw d = draw_augmentation(g, settings_, w_in, h_in, w_out, h_out, pad_w, pad_h, channels);
+      const float x_ax = d.x_ax, y_ax = d.y_ax, x_ay = d.x_ay, y_ay = d.y_ay;
+      const float distortion = d.distortion, noise = d.noise;
+      const std::vector<float>& ch_shift = d.shift;
+      const std::vector<float>& ch_gain = d.gain;
+      float x0 = d.x0, y0 = d.y0;
       for (int iy = 0; iy < h_out; ++iy) {
         float xl = x0, yl = y0;
         for (int ix = 0; ix < w_out; ++ix) {
@@ -143,7 +101,7 @@ class ImageAugmentation : public Function {
             v += xc[o01] * g01;
             v += xc[o10] * g10;
             v += xc[o11] * g11;
-            v = (v + ch_shift[c]) * ch_gain[c] + contrast_center_;
+            v = (v + ch_shift[c]) * ch_gain[c] + contrast_center;
             if (noise > 0.0f) v += float(normal(g)) * noise;
             y_px[c * out_plane] = v;
           }
@@ -163,17 +121,69 @@ class ImageAugmentation : public Function {
 
  private:
   SeededRandom random_;
-  float min_scale_, max_scale_, angle_, aspect_ratio_, distortion_;
-  bool flip_lr_, flip_ud_;
-  float brightness_;
-  bool brightness_each_;
-  float contrast_, contrast_center_;
-  bool contrast_each_;
-  float noise_;
+  AugmentSettings settings_;
   Shape pad_;
 };
 
 }  // namespace
+
+AugmentSettings::AugmentSettings(const Attrs& a)
+    : min_scale(float(a.get_float("min_scale", 1.0))),
+      max_scale(float(a.get_float("max_scale", 1.0))),
+      angle(float(a.get_float("angle", 0.0))),
+      aspect_ratio(float(a.get_float("aspect_ratio", 1.0))),
+      distortion(float(a.get_float("distortion", 0.0))),
+      flip_lr(a.get_bool("flip_lr", false)),
+      flip_ud(a.get_bool("flip_ud", false)),
+      brightness(float(a.get_float("brightness", 0.0))),
+      brightness_each(a.get_bool("brightness_each", false)),
+      contrast(float(a.get_float("contrast", 1.0))),
+      contrast_center(float(a.get_float("contrast_center", 0.0))),
+      contrast_each(a.get_bool("contrast_each", false)),
+      noise(float(a.get_float("noise", 0.0))) {}
+
+namespace {
+// A uniform draw on {0, 0.001, ..., 1}, as upstream.
+float unit(RandomEngine& g) { return float(g() % 1001) * 0.001f; }
+}  // namespace
+
+AugmentDraw draw_augmentation(RandomEngine& g, const AugmentSettings& s, int w_in, int h_in, int w_out, int h_out,
+                              int pad_w, int pad_h, int channels) {
+  // Draws, in upstream's order.
+  const float scale = s.min_scale * std::exp(unit(g) * std::log(s.max_scale / s.min_scale));
+  const float scale_x = float(std::exp(-std::log(s.aspect_ratio) * 0.5 + unit(g) * std::log(s.aspect_ratio)));
+  const float scale_y = float(1.0 / scale_x);
+  const float inv_sx = 1.0f / (scale * scale_x), inv_sy = 1.0f / (scale * scale_y);
+  const float angle = -s.angle + unit(g) * s.angle * 2;
+  const float w_scaled = (w_in + pad_w * 2) * scale * scale_x;
+  const float h_scaled = (h_in + pad_h * 2) * scale * scale_y;
+  const float cx = (w_out - 1) * 0.5f, cy = (h_out - 1) * 0.5f;
+  const float cx_scaled = unit(g) * (w_scaled - w_out) + cx;
+  const float cy_scaled = unit(g) * (h_scaled - h_out) + cy;
+  const bool flip_lr = s.flip_lr && (g() % 2);
+  const bool flip_ud = s.flip_ud && (g() % 2);
+  const float global_brightness = unit(g) * s.brightness * 2.0f - s.brightness;
+  const float global_contrast = std::exp(unit(g) * std::log(s.contrast) * 2.0f) / s.contrast;
+  AugmentDraw d;
+  d.shift.resize(size_t(channels));
+  d.gain.resize(size_t(channels));
+  for (int c = 0; c < channels; ++c) {
+    const float b = s.brightness_each ? unit(g) * s.brightness * 2.0f - s.brightness : global_brightness;
+    d.shift[size_t(c)] = b - s.contrast_center;
+    d.gain[size_t(c)] =
+        s.contrast_each ? std::exp(unit(g) * std::log(s.contrast) * 2.0f) / s.contrast : global_contrast;
+  }
+  d.distortion = std::exp(unit(g) * 2.0f * s.distortion - s.distortion) - 1.0f;
+  d.noise = unit(g) * s.noise;
+  const float cos_t = std::cos(angle), sin_t = std::sin(angle);
+  d.x_ax = (flip_lr ? -cos_t : cos_t) * inv_sx;
+  d.y_ax = (flip_lr ? sin_t : -sin_t) * inv_sy;
+  d.x_ay = (flip_ud ? -sin_t : sin_t) * inv_sx;
+  d.y_ay = (flip_ud ? -cos_t : cos_t) * inv_sy;
+  d.x0 = cx_scaled * inv_sx - (d.x_ax * cx + d.y_ax * cy) - pad_w;
+  d.y0 = cy_scaled * inv_sy - (d.x_ay * cx + d.y_ay * cy) - pad_h;
+  return d;
+}
 
 void register_image_augmentation(OpRegistry& r) {
   register_cpu<ImageAugmentation>(
