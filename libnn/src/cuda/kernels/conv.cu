@@ -102,9 +102,7 @@ void binarize_scaled_columns_impl(cudaStream_t s, int64_t rows, int64_t cols, co
 template <class T>
 void bias_forward_impl(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const T* b, T* y) {
   const int64_t n = outer * channels * inner;
-  if (n == 0) return;
-  bias_forward_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, channels, inner, b, y);
-  check_launch("conv_bias_forward");
+  launch_grid(s, "conv_bias_forward", n, bias_forward_kernel<T>, channels, inner, b, y);
 }
 
 template <class T>
@@ -117,9 +115,7 @@ void bias_backward_impl(cudaStream_t s, int64_t outer, int64_t channels, int64_t
 
 template <class T>
 void binarize_impl(cudaStream_t s, int64_t n, const T* w, T* bw, float zero_to) {
-  if (n == 0) return;
-  binarize_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, w, bw, zero_to);
-  check_launch("binarize_weight");
+  launch_grid(s, "binarize_weight", n, binarize_kernel<T>, w, bw, zero_to);
 }
 
 template <class T>

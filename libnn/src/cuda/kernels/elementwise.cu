@@ -235,9 +235,7 @@ void binary_backward(cudaStream_t s, Binary op, int64_t n, const BroadcastDims& 
 
 template <class T>
 void store_float_grad(cudaStream_t s, int64_t n, const float* src, T* dst, bool accum) {
-  if (n == 0) return;
-  store_float_grad_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, src, dst, accum);
-  check_launch("store_float_grad_kernel");
+  launch_grid(s, "store_float_grad_kernel", n, store_float_grad_kernel<T>, src, dst, accum);
 }
 
 #define NN_INSTANTIATE_ELEMENTWISE(T)                                                                                 \

@@ -23,6 +23,17 @@ inline void check_launch(const char* kernel) {
   if (e != cudaSuccess) launch_failed(kernel, e);
 }
 
+#ifdef __CUDACC__
+// Launches kernel(n, args...) over n elements (grid-stride loops) on stream s and checks the launch;
+// nothing for n == 0.
+template <class... Params, class... Args>
+void launch_grid(cudaStream_t s, const char* name, int64_t n, void (*kernel)(int64_t, Params...), Args... args) {
+  if (n == 0) return;
+  kernel<<<blocks_for(n), kThreads, 0, s>>>(n, args...);
+  check_launch(name);
+}
+#endif
+
 #define NN_GRID_LOOP(i, n) \
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += int64_t(blockDim.x) * gridDim.x)
 

@@ -201,17 +201,13 @@ void concat_activation_backward(cudaStream_t s, bool elu, int64_t outer, int64_t
 
 template <class T>
 void prelu_forward(cudaStream_t s, int64_t n, int64_t channels, int64_t inner, const T* x, const T* w, T* y) {
-  if (n == 0) return;
-  prelu_forward_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, channels, inner, x, w, y);
-  check_launch("prelu_forward_kernel");
+  launch_grid(s, "prelu_forward_kernel", n, prelu_forward_kernel<T>, channels, inner, x, w, y);
 }
 
 template <class T>
 void prelu_backward_input(cudaStream_t s, int64_t n, int64_t channels, int64_t inner, const T* x, const T* w,
                           const T* dy, T* dx, bool accum) {
-  if (n == 0) return;
-  prelu_backward_input_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, channels, inner, x, w, dy, dx, accum);
-  check_launch("prelu_backward_input_kernel");
+  launch_grid(s, "prelu_backward_input_kernel", n, prelu_backward_input_kernel<T>, channels, inner, x, w, dy, dx, accum);
 }
 
 template <class T>
@@ -274,16 +270,12 @@ void one_hot_forward(cudaStream_t s, int64_t num, const OneHotShape& shape, int6
 
 template <class T>
 void dropout_forward(cudaStream_t s, int64_t n, const T* x, T* y, float p, float scale, uint64_t key) {
-  if (n == 0) return;
-  dropout_forward_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, y, p, scale, key);
-  check_launch("dropout_forward_kernel");
+  launch_grid(s, "dropout_forward_kernel", n, dropout_forward_kernel<T>, x, y, p, scale, key);
 }
 
 template <class T>
 void dropout_backward(cudaStream_t s, int64_t n, const T* dy, T* dx, float p, float scale, uint64_t key, bool accum) {
-  if (n == 0) return;
-  dropout_backward_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, dy, dx, p, scale, key, accum);
-  check_launch("dropout_backward_kernel");
+  launch_grid(s, "dropout_backward_kernel", n, dropout_backward_kernel<T>, dy, dx, p, scale, key, accum);
 }
 
 #define NN_INSTANTIATE_MATH(T)                                                                                     \

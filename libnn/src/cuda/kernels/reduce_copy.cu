@@ -64,9 +64,7 @@ template <class T>
 void launch_strided_copy(cudaStream_t s, const StridedView& v, const T* src, T* dst, float scale, bool accum) {
   int64_t n = 1;
   for (int d = 0; d < v.ndim; ++d) n *= v.shape[d];
-  if (n == 0) return;
-  strided_copy_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, v, src, dst, scale, accum);
-  check_launch("strided_copy_kernel");
+  launch_grid(s, "strided_copy_kernel", n, strided_copy_kernel<T>, v, src, dst, scale, accum);
 }
 
 template <class T>
@@ -96,9 +94,7 @@ void reduce_sum(cudaStream_t s, const ReduceDims& d, const __half* x, __half* y,
 template <class T>
 void launch_add_bias_rows(cudaStream_t s, int64_t rows, int64_t cols, const T* b, T* y) {
   const int64_t n = rows * cols;
-  if (n == 0) return;
-  add_bias_rows_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, cols, b, y);
-  check_launch("add_bias_rows_kernel");
+  launch_grid(s, "add_bias_rows_kernel", n, add_bias_rows_kernel<T>, cols, b, y);
 }
 void add_bias_rows(cudaStream_t s, int64_t rows, int64_t cols, const float* b, float* y) {
   launch_add_bias_rows(s, rows, cols, b, y);
@@ -110,9 +106,7 @@ void add_bias_rows(cudaStream_t s, int64_t rows, int64_t cols, const __half* b, 
 void add_bias_channels(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const float* b,
                        float* y) {
   const int64_t n = outer * channels * inner;
-  if (n == 0) return;
-  add_bias_channels_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, channels, inner, b, y);
-  check_launch("add_bias_channels_kernel");
+  launch_grid(s, "add_bias_channels_kernel", n, add_bias_channels_kernel, channels, inner, b, y);
 }
 
 }  // namespace nn::cuda::k

@@ -147,13 +147,15 @@ __global__ void prod_backward_kernel(ReduceDims d, const T* x, const T* dy, T* d
   }
 }
 
+__device__ inline int64_t inner_size(const int64_t* shape, int ndim) {
+  int64_t n = 1;
+  for (int a = 0; a < ndim; ++a) n *= shape[a];
+  return n;
+}
+
 template <class T>
 __global__ void remap_forward_kernel(int64_t n, RemapDims d, RemapTables t, const T* x, T* y, float fill) {
-  int64_t inner_out = 1, inner_in = 1;
-  for (int a = 0; a < d.ndim; ++a) {
-    inner_out *= d.out_shape[a];
-    inner_in *= d.in_shape[a];
-  }
+  const int64_t inner_out = inner_size(d.out_shape, d.ndim), inner_in = inner_size(d.in_shape, d.ndim);
   NN_GRID_LOOP(i, n) {
     const int64_t s = i / inner_out;
     const int64_t* table = t.forward + s * d.forward_size;
@@ -173,11 +175,7 @@ __global__ void remap_forward_kernel(int64_t n, RemapDims d, RemapTables t, cons
 // One thread per input element: sums dy over the output elements that read it, in increasing output order.
 template <class T>
 __global__ void remap_backward_kernel(int64_t n, RemapDims d, RemapTables t, const T* dy, T* dx, bool accum) {
-  int64_t inner_out = 1, inner_in = 1;
-  for (int a = 0; a < d.ndim; ++a) {
-    inner_out *= d.out_shape[a];
-    inner_in *= d.in_shape[a];
-  }
+  const int64_t inner_out = inner_size(d.out_shape, d.ndim), inner_in = inner_size(d.in_shape, d.ndim);
   NN_GRID_LOOP(j, n) {
     const int64_t s = j / inner_in;
     const int64_t* first = t.first + s * d.first_size;
@@ -251,18 +249,14 @@ int64_t remap_size(const RemapDims& d, const int64_t* shape) {
 template <class T>
 void launch_remap_forward(cudaStream_t s, const RemapDims& d, const RemapTables& t, const T* x, T* y, float fill) {
   const int64_t n = remap_size(d, d.out_shape);
-  if (n == 0) return;
-  remap_forward_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, d, t, x, y, fill);
-  check_launch("remap_forward_kernel");
+  launch_grid(s, "remap_forward_kernel", n, remap_forward_kernel<T>, d, t, x, y, fill);
 }
 
 template <class T>
 void launch_remap_backward(cudaStream_t s, const RemapDims& d, const RemapTables& t, const T* dy, T* dx,
                            bool accum) {
   const int64_t n = remap_size(d, d.in_shape);
-  if (n == 0) return;
-  remap_backward_kernel<T><<<blocks_for(n), kThreads, 0, s>>>(n, d, t, dy, dx, accum);
-  check_launch("remap_backward_kernel");
+  launch_grid(s, "remap_backward_kernel", n, remap_backward_kernel<T>, d, t, dy, dx, accum);
 }
 
 }  // namespace

@@ -234,138 +234,96 @@ void sum_of_squares(cudaStream_t s, int64_t n, const float* x, double* partials,
 }
 
 void add_scaled(cudaStream_t s, int64_t n, float* g, const float* w, float rate) {
-  if (n == 0) return;
-  add_scaled_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, g, w, rate);
-  check_launch("add_scaled_kernel");
+  launch_grid(s, "add_scaled_kernel", n, add_scaled_kernel, g, w, rate);
 }
 
 void scale_values(cudaStream_t s, int64_t n, float* g, float scale) {
-  if (n == 0) return;
-  scale_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, g, scale);
-  check_launch("scale_kernel");
+  launch_grid(s, "scale_kernel", n, scale_kernel, g, scale);
 }
 
 void clip_by_norm(cudaStream_t s, int64_t n, float* g, const double* sum_sq, double norm) {
-  if (n == 0) return;
-  clip_by_norm_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, g, sum_sq, norm);
-  check_launch("clip_by_norm_kernel");
+  launch_grid(s, "clip_by_norm_kernel", n, clip_by_norm_kernel, g, sum_sq, norm);
 }
 
 void flag_if_any(cudaStream_t s, int64_t n, const float* g, FloatCheck check, int* flag) {
-  if (n == 0) return;
-  flag_if_any_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, g, check, flag);
-  check_launch("flag_if_any_kernel");
+  launch_grid(s, "flag_if_any_kernel", n, flag_if_any_kernel, g, check, flag);
 }
 
 void sgd_update(cudaStream_t s, int64_t n, float* x, const float* g, float lr) {
-  if (n == 0) return;
-  sgd_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, lr);
-  check_launch("sgd_kernel");
+  launch_grid(s, "sgd_kernel", n, sgd_kernel, x, g, lr);
 }
 
 void momentum_update(cudaStream_t s, int64_t n, float* x, const float* g, float* v, float lr, float momentum,
                      float decay) {
-  if (n == 0) return;
-  momentum_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, v, lr, momentum, decay);
-  check_launch("momentum_kernel");
+  launch_grid(s, "momentum_kernel", n, momentum_kernel, x, g, v, lr, momentum, decay);
 }
 
 void nesterov_update(cudaStream_t s, int64_t n, float* x, const float* g, float* v, float lr, float momentum) {
-  if (n == 0) return;
-  nesterov_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, v, lr, momentum);
-  check_launch("nesterov_kernel");
+  launch_grid(s, "nesterov_kernel", n, nesterov_kernel, x, g, v, lr, momentum);
 }
 
 void lars_update(cudaStream_t s, int64_t n, float* x, const float* g, float* v, const double* sums, float lr,
                  float momentum, float coefficient, float eps, float decay) {
-  if (n == 0) return;
-  lars_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, v, sums, lr, momentum, coefficient, eps, decay);
-  check_launch("lars_kernel");
+  launch_grid(s, "lars_kernel", n, lars_kernel, x, g, v, sums, lr, momentum, coefficient, eps, decay);
 }
 
 void adadelta_update(cudaStream_t s, int64_t n, float* x, const float* g, float* e_sqr_grad, float* e_sqr_delta,
                      float lr, float decay, float eps) {
-  if (n == 0) return;
-  adadelta_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, e_sqr_grad, e_sqr_delta, lr, decay, eps);
-  check_launch("adadelta_kernel");
+  launch_grid(s, "adadelta_kernel", n, adadelta_kernel, x, g, e_sqr_grad, e_sqr_delta, lr, decay, eps);
 }
 
 void adagrad_update(cudaStream_t s, int64_t n, float* x, const float* g, float* v, float lr, float eps) {
-  if (n == 0) return;
-  adagrad_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, v, lr, eps);
-  check_launch("adagrad_kernel");
+  launch_grid(s, "adagrad_kernel", n, adagrad_kernel, x, g, v, lr, eps);
 }
 
 void rmsprop_update(cudaStream_t s, int64_t n, float* x, const float* g, float* v, float lr, float decay,
                     float eps) {
-  if (n == 0) return;
-  rmsprop_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, v, lr, decay, eps);
-  check_launch("rmsprop_kernel");
+  launch_grid(s, "rmsprop_kernel", n, rmsprop_kernel, x, g, v, lr, decay, eps);
 }
 
 void rmsprop_graves_update(cudaStream_t s, int64_t n, float* x, const float* g, float* sq, float* mean, float* d,
                            float lr, float decay, float momentum, float eps) {
-  if (n == 0) return;
-  rmsprop_graves_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, sq, mean, d, lr, decay, momentum, eps);
-  check_launch("rmsprop_graves_kernel");
+  launch_grid(s, "rmsprop_graves_kernel", n, rmsprop_graves_kernel, x, g, sq, mean, d, lr, decay, momentum, eps);
 }
 
 void adam_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float* v, float alpha_t,
                  float beta1, float beta2, float eps, float decay) {
-  if (n == 0) return;
-  adam_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, m, v, alpha_t, beta1, beta2, eps, decay);
-  check_launch("adam_kernel");
+  launch_grid(s, "adam_kernel", n, adam_kernel, x, g, m, v, alpha_t, beta1, beta2, eps, decay);
 }
 
 void adamax_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float* u, float alpha_t,
                    float beta1, float beta2, float eps) {
-  if (n == 0) return;
-  adamax_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, m, u, alpha_t, beta1, beta2, eps);
-  check_launch("adamax_kernel");
+  launch_grid(s, "adamax_kernel", n, adamax_kernel, x, g, m, u, alpha_t, beta1, beta2, eps);
 }
 
 void amsgrad_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float* v, float* v_hat,
                     float alpha_t, float beta1, float beta2, float eps) {
-  if (n == 0) return;
-  amsgrad_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, m, v, v_hat, alpha_t, beta1, beta2, eps);
-  check_launch("amsgrad_kernel");
+  launch_grid(s, "amsgrad_kernel", n, amsgrad_kernel, x, g, m, v, v_hat, alpha_t, beta1, beta2, eps);
 }
 
 void adabelief_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float* var, float* s_max,
                       float alpha_t, float beta1, float beta2, float eps, float decay, bool sgd_step) {
-  if (n == 0) return;
-  adabelief_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, m, var, s_max, alpha_t, beta1, beta2, eps, decay,
-                                                      sgd_step);
-  check_launch("adabelief_kernel");
+  launch_grid(s, "adabelief_kernel", n, adabelief_kernel, x, g, m, var, s_max, alpha_t, beta1, beta2, eps, decay, sgd_step);
 }
 
 void bounded_adam_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float* v, float* v_hat,
                          float alpha_t, float beta1, float beta2, float eps, float lower, float upper) {
-  if (n == 0) return;
-  bounded_adam_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, m, v, v_hat, alpha_t, beta1, beta2, eps, lower,
-                                                         upper);
-  check_launch("bounded_adam_kernel");
+  launch_grid(s, "bounded_adam_kernel", n, bounded_adam_kernel, x, g, m, v, v_hat, alpha_t, beta1, beta2, eps, lower, upper);
 }
 
 void lamb_direction(cudaStream_t s, int64_t n, const float* x, const float* g, float* m, float* v, float* r,
                     float beta1, float beta2, float eps, float c1, float c2, float decay) {
-  if (n == 0) return;
-  lamb_direction_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, m, v, r, beta1, beta2, eps, c1, c2, decay);
-  check_launch("lamb_direction_kernel");
+  launch_grid(s, "lamb_direction_kernel", n, lamb_direction_kernel, x, g, m, v, r, beta1, beta2, eps, c1, c2, decay);
 }
 
 void lamb_apply(cudaStream_t s, int64_t n, float* x, const float* r, const double* sums, float eta,
                 float gamma_l, float gamma_u, float eps) {
-  if (n == 0) return;
-  lamb_apply_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, r, sums, eta, gamma_l, gamma_u, eps);
-  check_launch("lamb_apply_kernel");
+  launch_grid(s, "lamb_apply_kernel", n, lamb_apply_kernel, x, r, sums, eta, gamma_l, gamma_u, eps);
 }
 
 void lion_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float lr, float beta1,
                  float beta2, float decay) {
-  if (n == 0) return;
-  lion_kernel<<<blocks_for(n), kThreads, 0, s>>>(n, x, g, m, lr, beta1, beta2, decay);
-  check_launch("lion_kernel");
+  launch_grid(s, "lion_kernel", n, lion_kernel, x, g, m, lr, beta1, beta2, decay);
 }
 
 }  // namespace nn::cuda::k

@@ -2,6 +2,7 @@
 // output shapes) is the CPU kernel's own.
 #pragma once
 #include "cuda/common.hpp"
+#include "ops/activation/axis_split.hpp"
 
 namespace nn::cuda {
 
@@ -26,6 +27,21 @@ class CudaWithCpuSetup : public CudaFunction {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override { cpu_->setup(in, out); }
   FunctionPtr cpu_;
+};
+
+// A CudaWithCpuSetup Function working along its `axis` attribute (default: the last axis), viewed as
+// (outer, size, inner): Softmax, LogSoftmax and the label ops.
+class CudaAxisOp : public CudaWithCpuSetup {
+ public:
+  using CudaWithCpuSetup::CudaWithCpuSetup;
+
+ protected:
+  void setup_impl(const Variables& in, const Variables& out) override {
+    CudaWithCpuSetup::setup_impl(in, out);
+    const Shape& s = in[0]->shape();
+    split_ = ops::split_at_axis(s, normalize_axis(attrs_.get_int("axis", int64_t(s.size()) - 1), s.size(), "axis"));
+  }
+  ops::AxisSplit split_;
 };
 
 }  // namespace nn::cuda

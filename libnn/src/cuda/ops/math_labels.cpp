@@ -5,7 +5,6 @@
 
 #include "cuda/kernels/math.hpp"
 #include "cuda/ops/cuda_ops.hpp"
-#include "ops/activation/axis_split.hpp"
 
 namespace nn::cuda {
 namespace {
@@ -20,18 +19,7 @@ void check_labels(Variable* label, int64_t classes, const std::string& op) {
 }
 
 // x (..., C, ...) with a label of size 1 along `axis` (default: the last axis).
-class CudaLabelOp : public CudaWithCpuSetup {
- public:
-  using CudaWithCpuSetup::CudaWithCpuSetup;
-
- protected:
-  void setup_impl(const Variables& in, const Variables& out) override {
-    CudaWithCpuSetup::setup_impl(in, out);
-    const Shape& s = in[0]->shape();
-    split_ = ops::split_at_axis(s, normalize_axis(attrs_.get_int("axis", int64_t(s.size()) - 1), s.size(), "axis"));
-  }
-  ops::AxisSplit split_;
-};
+using CudaLabelOp = CudaAxisOp;
 
 // y = -log(max(x[label], FLT_MIN)) along axis; no gradient for the label.
 class CudaCategoricalCrossEntropy : public CudaLabelOp {

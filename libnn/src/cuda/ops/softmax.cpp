@@ -1,22 +1,16 @@
 // CUDA Softmax, LogSoftmax and SoftmaxCrossEntropy along an axis (setup and checks are the CPU kernels').
 #include "cuda/kernels/kernels.hpp"
 #include "cuda/ops/cuda_ops.hpp"
-#include "ops/activation/axis_split.hpp"
 
 namespace nn::cuda {
 namespace {
 
 template <bool kLog>
-class CudaSoftmax : public CudaWithCpuSetup {
+class CudaSoftmax : public CudaAxisOp {
  public:
-  using CudaWithCpuSetup::CudaWithCpuSetup;
+  using CudaAxisOp::CudaAxisOp;
 
  protected:
-  void setup_impl(const Variables& in, const Variables& out) override {
-    CudaWithCpuSetup::setup_impl(in, out);
-    const Shape& s = in[0]->shape();
-    split_ = ops::split_at_axis(s, normalize_axis(attrs_.get_int("axis", int64_t(s.size()) - 1), s.size(), "axis"));
-  }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
     const float* x = data_in(in[0]);
@@ -31,18 +25,15 @@ class CudaSoftmax : public CudaWithCpuSetup {
     k::softmax_backward(st(), split_.outer, split_.size, split_.inner, y, dy, grad_in(in[0], accum[0]), kLog,
                         accum[0]);
   }
-  ops::AxisSplit split_;
 };
 
-class CudaSoftmaxCrossEntropy : public CudaWithCpuSetup {
+class CudaSoftmaxCrossEntropy : public CudaAxisOp {
  public:
-  using CudaWithCpuSetup::CudaWithCpuSetup;
+  using CudaAxisOp::CudaAxisOp;
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    CudaWithCpuSetup::setup_impl(in, out);
-    const Shape& s = in[0]->shape();
-    split_ = ops::split_at_axis(s, normalize_axis(attrs_.get_int("axis", int64_t(s.size()) - 1), s.size(), "axis"));
+    CudaAxisOp::setup_impl(in, out);
     log_p_.reset();
   }
   void forward_impl(const Variables& in, const Variables& out) override {
@@ -77,7 +68,6 @@ class CudaSoftmaxCrossEntropy : public CudaWithCpuSetup {
           << type() << ": label " << t[l] << " is outside [0, " << split_.size << ")";
     }
   }
-  ops::AxisSplit split_;
   std::shared_ptr<Buffer> log_p_;
 };
 
