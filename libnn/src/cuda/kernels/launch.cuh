@@ -24,6 +24,16 @@ inline void check_launch(const char* kernel) {
 }
 
 #ifdef __CUDACC__
+// Offset of element i of a C-order index space `shape` in memory laid out with `strides`.
+__device__ inline int64_t strided_offset(int64_t i, int ndim, const int64_t* shape, const int64_t* strides) {
+  int64_t off = 0;
+  for (int d = ndim - 1; d >= 0; --d) {
+    off += (i % shape[d]) * strides[d];
+    i /= shape[d];
+  }
+  return off;
+}
+
 // Launches kernel(n, args...) over n elements (grid-stride loops) on stream s and checks the launch;
 // nothing for n == 0.
 template <class... Params, class... Args>

@@ -22,24 +22,15 @@ __global__ void strided_copy_kernel(int64_t n, StridedView v, const T* src, T* d
   }
 }
 
-__device__ inline int64_t offset_of(int64_t i, int ndim, const int64_t* shape, const int64_t* strides) {
-  int64_t off = 0;
-  for (int d = ndim - 1; d >= 0; --d) {
-    off += (i % shape[d]) * strides[d];
-    i /= shape[d];
-  }
-  return off;
-}
-
 // One block per output (grid-stride over outputs), threads stride over the reduced elements.
 template <class T>
 __global__ void reduce_sum_kernel(ReduceDims d, const T* x, T* y, float scale, bool accum) {
   __shared__ float partial[kThreads];
   for (int64_t o = blockIdx.x; o < d.outputs; o += gridDim.x) {
-    const int64_t base = offset_of(o, d.kept_ndim, d.kept_shape, d.kept_strides);
+    const int64_t base = strided_offset(o, d.kept_ndim, d.kept_shape, d.kept_strides);
     float sum = 0.f;
     for (int64_t r = threadIdx.x; r < d.reduced; r += blockDim.x)
-      sum += load_f(x + base + offset_of(r, d.reduced_ndim, d.reduced_shape, d.reduced_strides));
+      sum += load_f(x + base + strided_offset(r, d.reduced_ndim, d.reduced_shape, d.reduced_strides));
     partial[threadIdx.x] = sum;
     __syncthreads();
     for (int w = blockDim.x / 2; w > 0; w /= 2) {

@@ -6,20 +6,11 @@
 namespace nn::cuda::k {
 namespace {
 
-__device__ inline int64_t offset_in(int64_t i, int ndim, const int64_t* shape, const int64_t* strides) {
-  int64_t off = 0;
-  for (int d = ndim - 1; d >= 0; --d) {
-    off += (i % shape[d]) * strides[d];
-    i /= shape[d];
-  }
-  return off;
-}
-
 __device__ inline int64_t kept_offset(const ReduceDims& d, int64_t o) {
-  return offset_in(o, d.kept_ndim, d.kept_shape, d.kept_strides);
+  return strided_offset(o, d.kept_ndim, d.kept_shape, d.kept_strides);
 }
 __device__ inline int64_t reduced_offset(const ReduceDims& d, int64_t r) {
-  return offset_in(r, d.reduced_ndim, d.reduced_shape, d.reduced_strides);
+  return strided_offset(r, d.reduced_ndim, d.reduced_shape, d.reduced_strides);
 }
 
 unsigned blocks_per_output(int64_t outputs) { return unsigned(outputs < 65535 * 8 ? outputs : 65535 * 8); }
