@@ -40,17 +40,23 @@ class ItemTable {
   std::map<std::string, size_t> index_;
 };
 
-// Hooks that time every function of a forward or backward pass into the item table.
+// Hooks that time every function of a forward or backward pass into the item table. On a GPU context each
+// timer waits for the device first (kernels run asynchronously), as nnabla's profiler does.
 struct FunctionTimer {
   ItemTable& table;
   const char* kind;  // "forward_function" / "backward_function"
+  const nn::Context& context;
   bool recording = true;
   Clock::time_point start{};
   nn::FunctionHook pre() {
-    return [this](const nn::FunctionNode&) { start = Clock::now(); };
+    return [this](const nn::FunctionNode&) {
+      nn::synchronize(context);
+      start = Clock::now();
+    };
   }
   nn::FunctionHook post() {
     return [this](const nn::FunctionNode& node) {
+      nn::synchronize(context);
       const double ms = ms_since(start);
       if (!recording) return;
       const std::string& type = node.function().type();
@@ -227,7 +233,8 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
   }
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
-  FunctionTimer fwd{table, "forward_function", true, {}}, bwd{table, "backward_function", true, {}};
+  FunctionTimer fwd{table, "forward_function", settings.context, true, {}};
+  FunctionTimer bwd{table, "backward_function", settings.context, true, {}};
   const double wd = o.solver.weight_decay;
   auto step = [&](bool record) {
     ItemTable scratch;
@@ -236,6 +243,7 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
     double total = 0;
     feed.step(t, total);
     total += fill_generators(o.generator_variable, built, rng, t);
+    nn::synchronize(settings.context);
     auto t0 = Clock::now();
     nn::forward_all(losses, false, false, fwd.pre(), fwd.post());
     double ms = ms_since(t0);
@@ -243,10 +251,12 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
     total += ms;
     t0 = Clock::now();
     solver->zero_grad();
+    nn::synchronize(settings.context);
     const double zero_ms = ms_since(t0);
     t.add("prepare_backward", zero_ms);
     t0 = Clock::now();
     for (const auto& loss : losses) loss->backward(nn::RootGrad::kOnes, false, bwd.pre(), bwd.post());
+    nn::synchronize(settings.context);
     ms = ms_since(t0);
     t.add("backward_all", ms + zero_ms);
     t.add("backward_all(wo param zero_grad)", ms);
@@ -254,12 +264,14 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
     if (wd > 0) {
       t0 = Clock::now();
       solver->weight_decay(wd);
+      nn::synchronize(settings.context);
       ms = ms_since(t0);
       t.add("weight_decay (" + o.solver.type + ")", ms);
       total += ms;
     }
     t0 = Clock::now();
     solver->update();
+    nn::synchronize(settings.context);
     ms = ms_since(t0);
     t.add("update (" + o.solver.type + ")", ms);
     total += ms;
@@ -303,7 +315,7 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
   r.data_note = "random values of the declared shapes (inference)";
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
-  FunctionTimer fwd{table, "forward_function", true, {}};
+  FunctionTimer fwd{table, "forward_function", settings.context, true, {}};
   auto step = [&](bool record) {
     ItemTable scratch;
     ItemTable& t = record ? table : scratch;
@@ -311,8 +323,10 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
     double total = 0;
     feed.step(t, total);
     total += fill_generators(e.generator_variable, built, rng, t);
+    nn::synchronize(settings.context);
     const auto t0 = Clock::now();
     nn::forward_all(outputs, false, false, fwd.pre(), fwd.post());
+    nn::synchronize(settings.context);
     const double ms = ms_since(t0);
     t.add("forward_all", ms);
     return total + ms;

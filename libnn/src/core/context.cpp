@@ -118,4 +118,12 @@ Context context_or_cpu(const Context& ctx) {
   }
 }
 
+void synchronize(const Context& ctx) {
+#ifdef NN_WITH_CUDA
+  if (!ctx.is_cpu_only()) cuda::synchronize(ctx.device_id);
+#else
+  (void)ctx;
+#endif
+}
+
 }  // namespace nn

@@ -149,6 +149,10 @@ cudaStream_t stream(int device) { return resources(device).stream; }
 cublasHandle_t cublas(int device) { return resources(device).cublas; }
 cudnnHandle_t cudnn(int device) { return resources(device).cudnn; }
 void* device_stream(int device) { return resources(device).stream; }
+void synchronize(int device) {
+  set_device(device);
+  NN_CUDA_CHECK(cudaStreamSynchronize(stream(device)));
+}
 std::shared_ptr<Buffer> device_buffer(size_t bytes) { return CachingAllocator::instance().allocate(bytes); }
 
 int device_count() {

@@ -33,5 +33,8 @@ std::vector<std::string> available_backends();
 void check_context_available(const Context& ctx);
 // ctx when check_context_available accepts it, else the CPU context (with a warning naming why).
 Context context_or_cpu(const Context& ctx);
+// Waits until the work queued on ctx's device has finished (nothing for CPU contexts): timers around
+// asynchronous GPU kernels call it first.
+void synchronize(const Context& ctx);
 
 }  // namespace nn

@@ -14,6 +14,8 @@ int device_count();
 std::string device_problem();
 // Registers the "cuda" device (allocator and host<->device copies) with NdArray. Idempotent.
 void init_device();
+// Waits for every kernel and copy queued on `device`'s stream.
+void synchronize(int device);
 // The stream every kernel of `device` runs on (a cudaStream_t), for libraries such as NCCL to join.
 void* device_stream(int device);
 // Adds the cuda:float and cudnn:float kernels to the registry (called from its fill, after the CPU ones).
