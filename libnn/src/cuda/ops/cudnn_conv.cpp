@@ -171,7 +171,11 @@ const CudnnConv::Algo& CudnnConv::algo(Pass pass) {
 CudnnConv::Algo CudnnConv::choose(Pass pass) {
   if (!by_heuristic()) {
     Algo timed;
-    if (choose_from(pass, true, timed)) return timed;
+    try {
+      if (choose_from(pass, true, timed)) return timed;
+    } catch (const Error&) {
+      // No memory for the timed search's scratch buffers: the heuristic needs none.
+    }
   }
   Algo chosen;
   static const char* const kPassNames[] = {"forward", "backward data", "backward filter"};
