@@ -1,9 +1,11 @@
-// `nncli version`: version, git commit, build type and the file-format versions this build supports.
+// `nncli version`: version, git commit, build type, the file-format versions this build supports and the
+// contexts it can run (-C) here.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "nn/core/context.hpp"
 #include "nn/ops/op_registry.hpp"
 
 namespace nncli {
@@ -24,6 +26,8 @@ std::shared_ptr<VersionOptions> setup_version(CLI::App& command) {
 
 int run_version(const VersionOptions& options) {
   const size_t functions = nn::OpRegistry::instance().names().size();
+  const std::vector<std::string> contexts = nn::available_backends();
+  const std::string gpu = nn::gpu_unavailable_reason();
   if (options.format == "json") {
     nlohmann::ordered_json j;
     j["version"] = NN_VERSION;
@@ -31,6 +35,8 @@ int run_version(const VersionOptions& options) {
     j["build_type"] = NNCLI_BUILD_TYPE;
     j["nnp_version"] = kNnpVersion;
     j["functions"] = functions;
+    j["contexts"] = contexts;
+    j["gpu"] = gpu.empty() ? "available" : gpu;
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
@@ -40,6 +46,9 @@ int run_version(const VersionOptions& options) {
   std::printf("build type:  %s\n", NNCLI_BUILD_TYPE);
   std::printf("nnp version: %s\n", kNnpVersion);
   std::printf("functions:   %zu\n", functions);
+  std::string list;
+  for (const auto& c : contexts) list += (list.empty() ? "" : ", ") + c;
+  std::printf("contexts:    %s%s\n", list.c_str(), gpu.empty() ? "" : (" (GPU: " + gpu + ")").c_str());
   return 0;
 }
 

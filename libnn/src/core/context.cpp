@@ -68,15 +68,15 @@ Context parse_context(const std::string& spec) {
   return ctx;
 }
 
-namespace {
-// Empty when CUDA contexts can run, else why not.
-std::string cuda_problem() {
+std::string gpu_unavailable_reason() {
 #ifdef NN_WITH_CUDA
   return cuda::device_problem();
 #else
   return "this nncli was built without CUDA";
 #endif
 }
+
+namespace {
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
@@ -86,7 +86,7 @@ std::string join(const std::vector<std::string>& v) {
 
 std::vector<std::string> available_backends() {
   std::vector<std::string> out{"cpu:float"};
-  if (cuda_problem().empty()) {
+  if (gpu_unavailable_reason().empty()) {
     for (const char* b : {"cudnn:float", "cuda:float", "cudnn:half", "cuda:half"}) out.push_back(b);
   }
   return out;
@@ -95,7 +95,7 @@ std::vector<std::string> available_backends() {
 void check_context_available(const Context& ctx) {
   for (const auto& b : ctx.parsed_backends()) {
     if (b.name == "cpu") continue;
-    const std::string problem = cuda_problem();
+    const std::string problem = gpu_unavailable_reason();
     NN_CHECK_CODE(problem.empty(), ErrorCode::kUnsupported)
         << "context '" << b.name << ":" << b.type_config << "' unavailable: " << problem
         << "; available: " << join(available_backends());

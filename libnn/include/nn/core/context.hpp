@@ -25,6 +25,9 @@ Context cpu_context();
 // part is the device id as upstream's "cudnn[:DEVICE_ID]" ("cudnn:1", "cudnn:half:1").
 Context parse_context(const std::string& spec);
 
+// Why GPU contexts cannot run in this process ("" when they can): "this nncli was built without CUDA", or
+// the CUDA runtime's reason ("no CUDA device is present", ...).
+std::string gpu_unavailable_reason();
 // The "backend:type" entries this build can run now: cpu:float, plus cuda/cudnn when built with CUDA and
 // a device is present.
 std::vector<std::string> available_backends();
