@@ -1,9 +1,10 @@
-// `nncli train -C cudnn` and `-C cudnn:half` on the digits golden config (label gpu; skipped without a CUDA
-// device): the float run must reproduce nbla's trained parameters, the half run (dynamic loss scaling) must
-// come close, and both must report the context they ran on.
+// nncli on a GPU context with the digits golden files (label gpu; skipped without a CUDA device):
+// `train -C cudnn` must reproduce nbla's trained parameters, `-C cudnn:half` (dynamic loss scaling) must
+// come close, both naming the context they ran on; `infer -C` must give nbla's softmax outputs.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "nn/cuda/cuda.hpp"
 #include "train_cli_util.hpp"
@@ -37,3 +38,36 @@ void train_on(const std::string& context, const std::string& tag, double toleran
 TEST(TrainGpu, CudnnFloatMatchesNbla) { train_on("cudnn", "gpu_float", 1e-4); }
 
 TEST(TrainGpu, CudnnHalfComesClose) { train_on("cudnn:half", "gpu_half", 5e-2); }
+
+namespace {
+
+void infer_on(const std::string& context, const std::string& tag, double absolute, double relative) {
+  if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
+  if (nn::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (" << nn::cuda::device_problem() << ")";
+  const std::string prefix = t::work_dir(tag) + "/out";
+  auto r = t::run_nncli(t::testdata(kGolden), "-q infer -C " + context +
+                                                  " -c net.nntxt -p result_nbla/parameters.h5 -b 4 -o '" +
+                                                  prefix + "' infer_in_valid4_0.bin");
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto floats = [](const std::string& bytes) {
+    std::vector<float> v(bytes.size() / 4);
+    std::memcpy(v.data(), bytes.data(), v.size() * 4);
+    return v;
+  };
+  const std::vector<float> want = floats(t::read_text(t::testdata(kGolden) + "/infer_trained_out_0.bin"));
+  ASSERT_EQ(want.size(), 40u);
+  for (int s = 0; s < 4; ++s) {
+    const std::vector<float> got = floats(t::read_text(prefix + "_" + std::to_string(s) + ".bin"));
+    ASSERT_EQ(got.size(), 10u) << "sample " << s;
+    for (size_t k = 0; k < 10; ++k) {
+      const float w = want[size_t(s) * 10 + k];
+      EXPECT_NEAR(got[k], w, absolute + relative * std::fabs(w)) << "sample " << s << " class " << k;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(InferGpu, CudnnFloatMatchesNbla) { infer_on("cudnn", "infer_float", 1e-6, 1e-4); }
+
+TEST(InferGpu, CudnnHalfComesClose) { infer_on("cudnn:half", "infer_half", 2e-3, 3e-2); }  // fp16 softmax
