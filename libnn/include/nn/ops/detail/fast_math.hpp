@@ -76,9 +76,10 @@ inline float exp(float x) {
   return select(magnitude > 0x7f800000u, x, y);  // NaN in, NaN out
 }
 
-// 1 / (1 + exp(-x)), as e / (1 + e) with e = exp(x) for x < 0 so that tiny results keep their precision.
+// 1 / (1 + exp(-x)), as e / (1 + e) with e = exp(x) for x < 0 so that tiny results keep their precision
+// (below -87.3 the result, < 1.2e-38, is flushed to 0; NaN stays NaN).
 inline float sigmoid(float x) {
-  const float e = exp(-std::fabs(x));
+  const float e = exp_nonpositive(-std::fabs(x));
   const float s = 1.f / (1.f + e);
   return select(x < 0.f, e * s, s);
 }
