@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -51,8 +52,16 @@ inline void fill(const NdArrayPtr& a, const std::vector<float>& v) {
   std::copy(v.begin(), v.end(), p);
 }
 
+// Knobs of run_on beyond the defaults: the number of outputs (-1: the function's own count), forwards
+// before the backward, and a look at the inputs after them (e.g. running statistics updated in place).
+struct RunOptions {
+  int outputs = -1;
+  int forwards = 1;
+  std::function<void(const Variables& in)> after_forward;
+};
+
 inline RunResult run_on(const GpuCase& c, const std::vector<std::vector<float>>& values, const Context& ctx,
-                        bool accum) {
+                        bool accum, const RunOptions& options = {}) {
   auto f = OpRegistry::instance().create(c.op, c.attrs, ctx);
   std::vector<VariablePtr> in_vars, out_vars;
   Variables in, out;
@@ -61,13 +70,14 @@ inline RunResult run_on(const GpuCase& c, const std::vector<std::vector<float>>&
     fill(in_vars.back()->data(), values[i]);
     in.push_back(in_vars.back().get());
   }
-  const int n_out = f->num_outputs(c.shapes);
+  const int n_out = options.outputs >= 0 ? options.outputs : f->num_outputs(c.shapes);
   for (int o = 0; o < n_out; ++o) {
     out_vars.push_back(Variable::create({}, true));
     out.push_back(out_vars.back().get());
   }
   f->setup(in, out);
-  f->forward(in, out);
+  for (int k = 0; k < options.forwards; ++k) f->forward(in, out);
+  if (options.after_forward) options.after_forward(in);
   std::mt19937 rng(11);
   for (auto* o : out) fill(o->grad(), random_values(o->size(), rng, -1.f, 1.f));
   std::vector<bool> prop(in.size()), acc(in.size(), accum);
@@ -81,6 +91,17 @@ inline RunResult run_on(const GpuCase& c, const std::vector<std::vector<float>>&
   for (size_t i = 0; i < in.size(); ++i)
     r.grads.push_back(prop[i] && f->has_backward() ? in[i]->grad()->to_vector() : std::vector<float>{});
   return r;
+}
+
+// The case's input values: given ones, else uniform in [lo, hi) from a fixed seed.
+inline std::vector<std::vector<float>> case_values(const GpuCase& c) {
+  std::mt19937 rng(5);
+  std::vector<std::vector<float>> values;
+  for (size_t i = 0; i < c.shapes.size(); ++i) {
+    const bool given = i < c.values.size() && !c.values[i].empty();
+    values.push_back(given ? c.values[i] : random_values(shape_size(c.shapes[i]), rng, c.lo, c.hi));
+  }
+  return values;
 }
 
 inline void expect_close(const std::vector<float>& gpu, const std::vector<float>& cpu, const GpuCase& c,
@@ -99,12 +120,7 @@ inline void compare_with_cpu(const GpuCase& c) {
   const bool has_kernel = std::find(kernels.begin(), kernels.end(), "cuda:" + type) != kernels.end() ||
                           std::find(kernels.begin(), kernels.end(), "cudnn:" + type) != kernels.end();
   ASSERT_TRUE(has_kernel) << c.op << " has no CUDA kernel for type " << type;
-  std::mt19937 rng(5);
-  std::vector<std::vector<float>> values;
-  for (size_t i = 0; i < c.shapes.size(); ++i) {
-    const bool given = i < c.values.size() && !c.values[i].empty();
-    values.push_back(given ? c.values[i] : random_values(shape_size(c.shapes[i]), rng, c.lo, c.hi));
-  }
+  const auto values = case_values(c);
   for (bool accum : {false, true}) {
     RunResult cpu = run_on(c, values, cpu_context(), accum);
     RunResult gpu = run_on(c, values, parse_context(c.context), accum);

@@ -149,47 +149,28 @@ struct BnRun {
   std::vector<float> running_mean, running_var;  // the mean/variance inputs after the forwards
 };
 
-// As run_on, with an explicit number of outputs (3: y and the batch statistics), `forwards` forwards
-// before the backward, and the running statistics inputs read back afterwards.
+// run_on with an explicit number of outputs (3: y and the batch statistics), `forwards` forwards before the
+// backward, and the running statistics inputs read back after them.
 BnRun run_batch_norm(const GpuCase& c, const std::vector<std::vector<float>>& values, const Context& ctx,
                      int n_outputs, int forwards, bool accum) {
-  auto f = OpRegistry::instance().create(c.op, c.attrs, ctx);
-  std::vector<VariablePtr> in_vars, out_vars;
-  Variables in, out;
-  for (size_t i = 0; i < c.shapes.size(); ++i) {
-    in_vars.push_back(Variable::create(c.shapes[i], true));
-    fill(in_vars.back()->data(), values[i]);
-    in.push_back(in_vars.back().get());
-  }
-  for (int o = 0; o < n_outputs; ++o) {
-    out_vars.push_back(Variable::create({}, true));
-    out.push_back(out_vars.back().get());
-  }
-  f->setup(in, out);
-  for (int k = 0; k < forwards; ++k) f->forward(in, out);
   BnRun r;
-  r.running_mean = in[in.size() - 2]->data()->to_vector();
-  r.running_var = in[in.size() - 1]->data()->to_vector();
-  std::mt19937 rng(11);
-  for (auto* o : out) fill(o->grad(), random_values(o->size(), rng, -1.f, 1.f));
-  std::vector<bool> prop(in.size(), true), acc(in.size(), accum);
-  if (accum)
-    for (auto* v : in) v->grad()->fill(0.5);
-  f->backward(in, out, prop, acc);
-  for (auto* o : out) r.result.outputs.push_back(o->data()->to_vector());
-  for (auto* v : in) r.result.grads.push_back(v->grad()->to_vector());
+  RunOptions options;
+  options.outputs = n_outputs;
+  options.forwards = forwards;
+  options.after_forward = [&](const Variables& in) {
+    r.running_mean = in[in.size() - 2]->data()->to_vector();
+    r.running_var = in[in.size() - 1]->data()->to_vector();
+  };
+  GpuCase every_grad = c;
+  every_grad.grad.clear();
+  r.result = run_on(every_grad, values, ctx, accum, options);
   return r;
 }
 
 // Running mean/variance after `forwards` batch_stat forwards, outputs (all n_outputs) and grads, on cpu
 // and on the case's context.
 void compare_batch_norm_state(const GpuCase& c, int n_outputs, int forwards) {
-  std::mt19937 rng(5);
-  std::vector<std::vector<float>> values;
-  for (size_t i = 0; i < c.shapes.size(); ++i) {
-    const bool given = i < c.values.size() && !c.values[i].empty();
-    values.push_back(given ? c.values[i] : random_values(shape_size(c.shapes[i]), rng, c.lo, c.hi));
-  }
+  const auto values = case_values(c);
   for (bool accum : {false, true}) {
     const std::string mode = accum ? " (accum)" : "";
     BnRun cpu = run_batch_norm(c, values, cpu_context(), n_outputs, forwards, accum);
