@@ -253,26 +253,27 @@ int64_t Trainer::skipped_updates() const {
 void Trainer::average_gradients(OptimizerRun& run) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<Variable*> vars;
-  size_t total = 0;
-  for (const auto& name : run.trainable) {
-    Variable* v = params_.find(name).get();
-    vars.push_back(v);
-    total += size_t(v->size());
-  }
-  // Gradients on a CUDA device are averaged there (NCCL) when the communicator can.
-  const std::string& device = vars.empty() ? std::string("cpu") : vars.front()->grad()->device();
-  if (device.rfind("cuda:", 0) == 0) {
-    std::vector<std::pair<float*, size_t>> arrays;
-    for (Variable* v : vars)
-      arrays.emplace_back(static_cast<float*>(v->grad()->cast_raw(ArrayKey{DType::kFloat32, device})),
-                          size_t(v->size()));
-    if (options_.communicator->all_reduce_mean_device(arrays, std::stoi(device.substr(5)))) {
-      reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      ++reduce_count_;
-      return;
-    }
-  }
+  for (const auto& name : run.trainable) vars.push_back(params_.find(name).get());
+  if (!average_on_device(vars)) average_on_host(vars);
+  reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ++reduce_count_;
+}
+
+bool Trainer::average_on_device(const std::vector<Variable*>& vars) {
+  // Gradients written on the context's CUDA device are averaged there (NCCL) when the communicator can.
+  if (vars.empty() || vars.front()->grad()->device().rfind("cuda:", 0) != 0) return false;
+  const std::string device = vars.front()->grad()->device();
+  std::vector<std::pair<float*, size_t>> arrays;
+  for (Variable* v : vars)
+    arrays.emplace_back(static_cast<float*>(v->grad()->cast_raw(ArrayKey{DType::kFloat32, device})),
+                        size_t(v->size()));
+  return options_.communicator->all_reduce_mean_device(arrays, options_.context.device_id);
+}
+
+void Trainer::average_on_host(const std::vector<Variable*>& vars) {
   // One all-reduce over every gradient packed together, then the average (upstream: division=True).
+  size_t total = 0;
+  for (Variable* v : vars) total += size_t(v->size());
   reduce_buffer_.resize(total);
   float* p = reduce_buffer_.data();
   for (Variable* v : vars) p = std::copy_n(v->grad()->get<float>(), v->size(), p);
@@ -284,8 +285,6 @@ void Trainer::average_gradients(OptimizerRun& run) {
     for (int64_t i = 0; i < v->size(); ++i) g[i] = p[i] * scale;
     p += v->size();
   }
-  reduce_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  ++reduce_count_;
 }
 
 std::vector<std::pair<std::string, double>> Trainer::evaluate(TrainerHooks& hooks) {

@@ -121,6 +121,10 @@ class Trainer {
   void mark_trainable_parameters();
   BatchSource& train_source(const std::string& dataset);
   void average_gradients(OptimizerRun& run);
+  // The two ways of average_gradients: on the GPU (false when the grads are not there or the communicator
+  // has no device all-reduce), or through one packed host buffer.
+  bool average_on_device(const std::vector<Variable*>& vars);
+  void average_on_host(const std::vector<Variable*>& vars);
   // Weight decay, all-reduce, loss-scale bookkeeping, learning rate and the solver step of one update.
   void apply_update(OptimizerRun& run, int64_t it);
 
