@@ -2,7 +2,6 @@
 // ResNet-18 (3x224x224) in one context (cudnn:float or cudnn:half; argv: context [seconds] [filter]). Every
 // step ends by reading the loss (or output) back, which waits for the device. scripts/bench_gpu.sh runs it
 // beside PyTorch on the same GPU.
-#include <chrono>
 #include <exception>
 #include <cstdio>
 #include <functional>
@@ -10,12 +9,12 @@
 #include <string>
 
 #include "bench_models.hpp"
+#include "bench_timing.hpp"
 #include "nn/core/context.hpp"
 #include "nn/graph/functions.hpp"
 #include "nn/train/loss_scaler.hpp"
 
 namespace {
-using Clock = std::chrono::steady_clock;
 
 void fill_uniform(const nn::VariablePtr& v, std::mt19937& rng, int labels = 0) {
   std::uniform_real_distribution<float> u(0.f, 1.f);
@@ -26,16 +25,7 @@ void fill_uniform(const nn::VariablePtr& v, std::mt19937& rng, int labels = 0) {
 
 // Mean seconds per step over at least `seconds`, after warm-up steps (cuDNN algorithm search included there).
 double time_step(const std::function<void()>& step, double seconds) {
-  for (int i = 0; i < 5; ++i) step();
-  int n = 0;
-  const auto t0 = Clock::now();
-  double elapsed = 0;
-  do {
-    step();
-    ++n;
-    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-  } while (elapsed < seconds);
-  return elapsed / n;
+  return bench::best_seconds_per_call(step, seconds, 5, 1);
 }
 
 void train(const char* name, bench::Model m, int64_t batch, int labels, bool half, double seconds) {
@@ -80,7 +70,7 @@ int run(int argc, char** argv) {
   const nn::Context ctx = nn::parse_context(argv[1]);
   nn::check_context_available(ctx);
   nn::set_default_context(ctx);
-  const bool half = std::string(argv[1]).find("half") != std::string::npos;
+  const bool half = ctx.uses_half();
   const double seconds = argc > 2 ? std::atof(argv[2]) : 3.0;
   const std::string only = argc > 3 ? argv[3] : "";
   auto want = [&](const char* k) { return only.empty() || only.find(k) != std::string::npos; };

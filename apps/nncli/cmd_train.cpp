@@ -103,16 +103,10 @@ nn::Context training_context(const TrainOptions& opt, const nn::ir::Model& model
   return select_context(opt.context, model);
 }
 
-bool is_half(const nn::Context& ctx) {
-  for (const auto& b : ctx.parsed_backends())
-    if (b.type_config == "half") return true;
-  return false;
-}
-
 // Dynamic loss scaling: on by default for half contexts (fp16 gradients underflow without it).
 nn::train::LossScalingOptions loss_scaling(const TrainOptions& opt, const nn::Context& ctx) {
   nn::train::LossScalingOptions o;
-  o.enabled = opt.loss_scale > 0 || (opt.loss_scale < 0 && is_half(ctx));
+  o.enabled = opt.loss_scale > 0 || (opt.loss_scale < 0 && ctx.uses_half());
   if (opt.loss_scale > 0) o.initial_scale = opt.loss_scale;
   o.factor = opt.loss_scale_factor;
   o.interval = opt.loss_scale_interval;

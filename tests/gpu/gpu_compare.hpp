@@ -116,7 +116,7 @@ inline void expect_close(const std::vector<float>& gpu, const std::vector<float>
 // The op must have a CUDA kernel (no silent CPU fallback), then both contexts must agree.
 inline void compare_with_cpu(const GpuCase& c) {
   const auto kernels = OpRegistry::instance().kernels(c.op);
-  const std::string type = c.context.find("half") != std::string::npos ? "half" : "float";
+  const std::string type = parse_context(c.context).uses_half() ? "half" : "float";
   const bool has_kernel = std::find(kernels.begin(), kernels.end(), "cuda:" + type) != kernels.end() ||
                           std::find(kernels.begin(), kernels.end(), "cudnn:" + type) != kernels.end();
   ASSERT_TRUE(has_kernel) << c.op << " has no CUDA kernel for type " << type;

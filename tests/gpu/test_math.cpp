@@ -223,7 +223,7 @@ TEST(GpuMath, DropoutStatisticsAndMask) {
   NN_SKIP_WITHOUT_GPU();
   const int64_t n = 200000;
   for (const char* context : {"cudnn", "cudnn:half"}) {
-    const bool half = std::string(context).find("half") != std::string::npos;
+    const bool half = parse_context(context).uses_half();
     const double tol = half ? 2e-3 : 1e-5;
     for (double p : {0.1, 0.5, 0.8}) {
       SCOPED_TRACE(std::string(context) + " p " + std::to_string(p));

@@ -27,6 +27,12 @@ bool Context::is_cpu_only() const {
   return true;
 }
 
+bool Context::uses_half() const {
+  for (const auto& b : parsed_backends())
+    if (b.type_config == "half") return true;
+  return false;
+}
+
 std::string Context::to_string() const {
   std::string s;
   for (size_t i = 0; i < backends.size(); ++i) s += (i ? "," : "") + backends[i];

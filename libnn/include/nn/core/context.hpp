@@ -17,6 +17,7 @@ struct Context {
 
   std::vector<Backend> parsed_backends() const;  // "cudnn:half" -> {cudnn, half}; missing type -> float
   bool is_cpu_only() const;
+  bool uses_half() const;  // some backend runs with type_config "half" (mixed precision)
   std::string to_string() const;  // "cudnn:half,cpu:float (device 0)"
 };
 
