@@ -104,7 +104,7 @@ DeviceResources& resources(int device) {
   return (*table)[device] = r;
 }
 
-// The kernels' element-type code of a dtype (-1 when the device cannot convert it).
+// The kernels' element-type code of a dtype (kOther when the device cannot convert it).
 k::ElementType dtype_code(DType t) {
   switch (t) {
     case DType::kFloat32: return k::ElementType::kFloat;

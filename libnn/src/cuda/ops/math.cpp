@@ -103,18 +103,14 @@ uint64_t mix64(uint64_t z) {
 // hash of (key, element): a key per forward, from the op's seed and call count, or from the global generator
 // when seed is -1; backward reuses the last forward's key, so it applies the same mask.
 template <class T>
-class CudaDropout : public CudaFunction {
+class CudaDropout : public CudaWithCpuSetup {
  public:
   CudaDropout(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaFunction(s, c, a), p_(a.get_float("p", 0.5)), seed_(a.get_int("seed", -1)) {}
+      : CudaWithCpuSetup(s, c, a), p_(a.get_float("p", 0.5)), seed_(a.get_int("seed", -1)) {}
   bool is_stochastic() const override { return true; }
-  bool grad_depends_input_data(int, int) const override { return false; }
 
  protected:
-  void setup_impl(const Variables& in, const Variables& out) override {
-    NN_CHECK(p_ > 0.0 && p_ < 1.0) << "Dropout: p must be in (0, 1), got " << p_;
-    out[0]->reshape(in[0]->shape(), true);
-  }
+  // setup (the p check and the output shape) is the CPU kernel's.
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
     if (seed_ >= 0) {

@@ -16,7 +16,8 @@ class MaxPooling : public Function {
     plan_ = plan_pooling("MaxPooling", in[0]->shape(), attrs_);
     NN_CHECK(plan_.in_size < std::numeric_limits<int32_t>::max())
         << "MaxPooling: pooled map of " << plan_.in_size << " elements is too large";
-    argmax_.assign(size_t(plan_.maps * plan_.out_size), -1);
+    // argmax_ is sized by forward, which writes every entry: a setup alone (a GPU kernel's checks) allocates
+    // nothing.
     forward_done_ = false;
     out[0]->reshape(plan_.y_shape, true);
   }
@@ -25,6 +26,7 @@ class MaxPooling : public Function {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
     const PoolPlan& p = plan_;
+    argmax_.resize(size_t(p.maps * p.out_size));
     auto map = [&](int64_t m) {
       const float* xm = x + m * p.in_size;
       float* ym = y + m * p.out_size;

@@ -18,7 +18,7 @@ class Dropout : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     NN_CHECK(p_ > 0.0 && p_ < 1.0) << "Dropout: p must be in (0, 1), got " << p_;
     out[0]->reshape(in[0]->shape(), true);
-    mask_.assign(size_t(in[0]->size()), 0.f);
+    mask_.clear();  // sized by forward: a setup alone (a GPU kernel's checks) allocates nothing
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
@@ -26,6 +26,7 @@ class Dropout : public Function {
     const float scale = float(1.0 / (1.0 - p_));
     std::bernoulli_distribution keep(1.0 - p_);
     auto& engine = random_.engine();
+    mask_.resize(size_t(in[0]->size()));
     for (size_t i = 0; i < mask_.size(); ++i) {
       mask_[i] = keep(engine) ? scale : 0.f;
       y[i] = x[i] * mask_[i];
@@ -36,6 +37,7 @@ class Dropout : public Function {
     if (!prop[0]) return;
     const float* dy = out_grad(out[0]);
     float* dx = in_grad(in[0], accum[0]);
+    if (mask_.empty()) mask_.assign(size_t(in[0]->size()), 0.f);  // no forward since setup: nothing kept
     for (size_t i = 0; i < mask_.size(); ++i) store_grad(dx, int64_t(i), dy[i] * mask_[i], accum[0]);
   }
 
