@@ -1,6 +1,5 @@
 // bench_engine: images/s of forward+backward+update through the libnn API, LeNet batch-1 latency, and the
 // peak memory of a deep MLP inference with and without clear_buffer. Prints one line per figure.
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -8,11 +7,11 @@
 #include <string>
 
 #include "bench_models.hpp"
+#include "bench_timing.hpp"
 #include "nn/core/ndarray.hpp"
 #include "nn/solvers/solver.hpp"
 
 namespace {
-using Clock = std::chrono::steady_clock;
 
 void fill_random(const nn::VariablePtr& v, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(0.f, 1.f);
@@ -28,20 +27,7 @@ void fill_labels(const nn::VariablePtr& v, std::mt19937& rng) {
 
 // Runs `step` for at least `seconds` after warm-up; returns the best of 3 rounds' mean seconds per step.
 double time_step(const std::function<void()>& step, double seconds) {
-  for (int i = 0; i < 3; ++i) step();
-  double best = 1e30;
-  for (int round = 0; round < 3; ++round) {
-    int n = 0;
-    auto t0 = Clock::now();
-    double el = 0;
-    do {
-      step();
-      ++n;
-      el = std::chrono::duration<double>(Clock::now() - t0).count();
-    } while (el < seconds / 3);
-    best = std::min(best, el / n);
-  }
-  return best;
+  return bench::best_seconds_per_call(step, seconds, 3, 3);
 }
 
 void train_bench(const char* name, bench::Model m, int64_t batch, double seconds) {

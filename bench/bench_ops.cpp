@@ -3,7 +3,6 @@
 // over an axis, BatchNormalization inference). One line per case:
 // "<case> <forward ms> <forward+backward ms>" (argv: [seconds] [case filter]); scripts/bench_ops.sh compares them with PyTorch.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -11,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "bench_timing.hpp"
 #include "nn/graph/functions.hpp"
 #include "nn/graph/variable.hpp"
 
 namespace {
-using Clock = std::chrono::steady_clock;
 
 nn::VariablePtr random_variable(const nn::Shape& shape, std::mt19937& rng, bool need_grad = true) {
   auto v = nn::Variable::create(shape, need_grad);
@@ -27,25 +26,12 @@ nn::VariablePtr random_variable(const nn::Shape& shape, std::mt19937& rng, bool 
 
 // Best of 5 rounds of the mean time of `step` over about seconds/5 each, after 3 warm-up calls.
 double time_ms(const std::function<void()>& step, double seconds) {
-  for (int i = 0; i < 3; ++i) step();
-  double best = 1e30;
-  for (int round = 0; round < 5; ++round) {
-    int n = 0;
-    const auto t0 = Clock::now();
-    double elapsed = 0;
-    do {
-      step();
-      ++n;
-      elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-    } while (elapsed < seconds / 5);
-    best = std::min(best, elapsed * 1000.0 / n);
-  }
-  return best;
+  return 1000.0 * bench::best_seconds_per_call(step, seconds, 3, 5);
 }
 
 const char* g_only = nullptr;  // argv[2]: run only the cases whose name contains it
 
-void bench(const char* name, const nn::VariablePtr& y, double seconds) {
+void time_case(const char* name, const nn::VariablePtr& y, double seconds) {
   if (g_only && std::string(name).find(g_only) == std::string::npos) return;
   const double fwd = time_ms([&] { y->forward(); }, seconds);
   // As the PyTorch twin: the output gradient is made once (ones), and input gradients accumulate.
@@ -72,25 +58,25 @@ int main(int argc, char** argv) {
     auto x = random_variable({64, 4096}, rng);
     auto beta = random_variable({1, 4096}, rng);
     auto gamma = random_variable({1, 4096}, rng);
-    bench("layer_norm_64x4096", nn::call1("LayerNormalization", {x, beta, gamma}), seconds);
+    time_case("layer_norm_64x4096", nn::call1("LayerNormalization", {x, beta, gamma}), seconds);
   }
   {
     auto x = random_variable({256, 1000}, rng);
-    bench("softmax_256x1000", nn::call1("Softmax", {x}, {{"axis", int64_t(1)}}), seconds);
+    time_case("softmax_256x1000", nn::call1("Softmax", {x}, {{"axis", int64_t(1)}}), seconds);
   }
   {
     auto a = random_variable({32, 64, 56, 56}, rng);
     auto b = random_variable({1, 64, 1, 1}, rng);
-    bench("add2_bcast_32x64x56x56+64", nn::call1("Add2", {a, b}), seconds);
+    time_case("add2_bcast_32x64x56x56+64", nn::call1("Add2", {a, b}), seconds);
   }
   {
     auto x = random_variable({1024, 1024}, rng);
-    bench("sigmoid_1024x1024", nn::call1("Sigmoid", {x}), seconds);
-    bench("relu_1024x1024", nn::call1("ReLU", {x}), seconds);
+    time_case("sigmoid_1024x1024", nn::call1("Sigmoid", {x}), seconds);
+    time_case("relu_1024x1024", nn::call1("ReLU", {x}), seconds);
   }
   {
     auto x = random_variable({64, 1024, 64}, rng);
-    bench("sum_axis1_64x1024x64", nn::call1("Sum", {x}, {{"axes", std::vector<int64_t>{1}}}), seconds);
+    time_case("sum_axis1_64x1024x64", nn::call1("Sum", {x}, {{"axes", std::vector<int64_t>{1}}}), seconds);
   }
   {
     auto x = random_variable({64, 64, 56, 56}, rng);
@@ -100,7 +86,7 @@ int main(int argc, char** argv) {
     auto var = random_variable({1, 64, 1, 1}, rng, false);
     float* v = var->data()->cast<float>();
     for (int64_t i = 0; i < var->size(); ++i) v[i] = 1.f + v[i] * v[i];
-    bench("bn_infer_64x64x56x56",
+    time_case("bn_infer_64x64x56x56",
           nn::call1("BatchNormalization", {x, beta, gamma, mean, var}, {{"batch_stat", false}}), seconds);
   }
   return 0;
