@@ -58,7 +58,12 @@ std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
       "--dataset", o->datasets,
       "NAME=PATH: read dataset NAME from PATH (a .csv, or a .cache directory) instead of its uri");
   command.add_option("--loss-scale", o->loss_scale,
-                     "Initial dynamic loss scale (default 8 with a half context, else off; 0 turns it off)");
+                     "Initial dynamic loss scale (default 8 with a half context, else off; 0 turns it off)")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            return !v.empty() && v[0] == '-' ? "must not be negative, got " + v : std::string();
+          },
+          "SCALE >= 0"));
   command.add_option("--loss-scale-factor", o->loss_scale_factor,
                      "Dynamic loss scaling: divide on inf/NaN gradients, multiply after the interval")
       ->capture_default_str();

@@ -52,6 +52,13 @@ TEST(TrainLossScaling, BadScalingOptionsFailCleanly) {
   auto r = t::run_nncli(t::testdata(kGolden), "train -c net.nnp -o '" + out + "' --loss-scale 8 --loss-scale-factor 1");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("loss scaling factor must be greater than 1, got 1"), std::string::npos) << r.output;
+  // A negative scale is refused by the option itself (it must not fall back to the default silently).
+  r = t::run_nncli(t::testdata(kGolden), "train -c net.nnp -o '" + out + "' --loss-scale -5");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--loss-scale: must not be negative, got -5"), std::string::npos) << r.output;
+  r = t::run_nncli(t::testdata(kGolden), "train -c net.nnp -o '" + out + "' --loss-scale abc");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--loss-scale"), std::string::npos) << r.output;
 }
 
 TEST(TrainLossScaling, ResumeContinuesWithTheSavedScale) {
