@@ -8,6 +8,7 @@
 #include <iterator>
 #include <optional>
 
+#include "formats/common/atomic_file.hpp"
 #include "formats/nnp/nnp_reader.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -23,11 +24,7 @@ std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 
 enum class ResumeFrom : int64_t { kStart = 0, kCheckpoint = 1, kCurrentResults = 2 };
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  NN_CHECK(f.good()) << "cannot read " << in_quotes(path);
-  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
+std::string read_bytes(const std::string& path) { return nn::formats::read_file(path); }
 
 // A file received from rank 0, kept under the temporary directory while it is read.
 class ReceivedFile {

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include "nn/core/error.hpp"
@@ -66,17 +65,68 @@ void write_file_atomic(const std::string& path, std::string_view bytes) {
   file.commit();
 }
 
-std::string read_file(const std::string& path, uint64_t max_bytes) {
+namespace {
+
+// A file descriptor closed when the scope ends, also when a check throws.
+struct ScopedFd {
+  int fd = -1;
+  ~ScopedFd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// Opens a regular file for reading. O_NONBLOCK makes opening a FIFO return at once, so it is refused
+// by the fstat check instead of blocking until a writer appears.
+void open_regular(const std::string& path, const std::string& what, ScopedFd* file, struct stat* st) {
+  file->fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  NN_CHECK(file->fd >= 0) << what << ": cannot open: " << errno_text();
+  NN_CHECK(::fstat(file->fd, st) == 0 && S_ISREG(st->st_mode)) << what << ": not a regular file";
+}
+
+// Reads exactly bytes.size() bytes at offset.
+void read_exactly(int fd, uint64_t offset, std::string& bytes, const std::string& what) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::pread(fd, bytes.data() + done, bytes.size() - done, off_t(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    NN_CHECK(n > 0) << what << ": read failed: " << (n < 0 ? errno_text() : "the file ended early");
+    done += size_t(n);
+  }
+}
+
+}  // namespace
+
+void require_regular_file(const std::string& path) {
+  ScopedFd file;
   struct stat st {};
-  NN_CHECK(::stat(path.c_str(), &st) == 0) << "'" << path << "': cannot open: " << errno_text();
-  NN_CHECK(S_ISREG(st.st_mode)) << "'" << path << "': not a regular file";
+  open_regular(path, "'" + path + "'", &file, &st);
+}
+
+std::string read_file(const std::string& path, uint64_t max_bytes) {
+  const std::string what = "'" + path + "'";
+  ScopedFd file;
+  struct stat st {};
+  open_regular(path, what, &file, &st);
   NN_CHECK(uint64_t(st.st_size) <= max_bytes)
-      << "'" << path << "': file is too large (" << st.st_size << " bytes, limit " << max_bytes << ")";
-  std::ifstream in(path, std::ios::binary);
-  NN_CHECK(in.good()) << "'" << path << "': cannot open: " << errno_text();
+      << what << ": file is too large (" << st.st_size << " bytes, limit " << max_bytes << ")";
   std::string data(size_t(st.st_size), '\0');
-  in.read(data.data(), std::streamsize(data.size()));
-  NN_CHECK(in.gcount() == std::streamsize(data.size())) << "'" << path << "': read failed";
+  read_exactly(file.fd, 0, data, what);
+  return data;
+}
+
+std::string read_file_range(const std::string& path, uint64_t offset, int64_t length, const std::string& what) {
+  ScopedFd file;
+  struct stat st {};
+  open_regular(path, what, &file, &st);
+  const uint64_t size = uint64_t(st.st_size);
+  // Compared without offset + length, which can overflow (offset 2^63 - 8, length 16).
+  NN_CHECK(offset <= size && (length < 0 || uint64_t(length) <= size - offset))
+      << what << ": range at offset " << offset << " of " << length << " bytes lies outside the file (" << size
+      << " bytes)";
+  const uint64_t count = length < 0 ? size - offset : uint64_t(length);
+  NN_CHECK(count <= kMaxFileBytes) << what << ": " << count << " bytes is too large (limit " << kMaxFileBytes << ")";
+  std::string data(size_t(count), '\0');
+  read_exactly(file.fd, offset, data, what);
   return data;
 }
 

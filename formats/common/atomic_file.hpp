@@ -33,7 +33,15 @@ class AtomicFile {
 // Writes bytes to path atomically (temp + rename). Throws nn::Error naming the path on failure.
 void write_file_atomic(const std::string& path, std::string_view bytes);
 
-// Reads a whole regular file; refuses files larger than max_bytes.
+// Reads a whole regular file; refuses files larger than max_bytes and anything that is not a regular
+// file (a FIFO, a device or a directory never blocks or is read).
 std::string read_file(const std::string& path, uint64_t max_bytes = kMaxFileBytes);
+
+// Throws unless path names a regular file that can be opened for reading (never blocks on a FIFO).
+void require_regular_file(const std::string& path);
+
+// Reads `length` bytes at `offset` of a regular file (length < 0: up to its end), after checking the range
+// against the file's real size without overflow. `what` starts every error message.
+std::string read_file_range(const std::string& path, uint64_t offset, int64_t length, const std::string& what);
 
 }  // namespace nn::formats

@@ -1,6 +1,8 @@
 // File format detection.
 #include "formats/common/file_format.hpp"
 
+#include <sys/stat.h>
+
 #include <cctype>
 #include <cstring>
 #include <filesystem>
@@ -88,6 +90,8 @@ FileFormat detect_format(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) return FileFormat::kDirectory;
   FileFormat by_extension = format_from_extension(path);
   if (by_extension != FileFormat::kUnknown) return by_extension;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return FileFormat::kUnknown;  // a FIFO never blocks
   std::ifstream in(path, std::ios::binary);
   if (!in) return FileFormat::kUnknown;
   char buf[64];

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "formats/common/atomic_file.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/shape.hpp"
 
@@ -71,6 +72,7 @@ Handle open_image(std::string_view bytes, const std::string& display_name) {
 }
 
 Handle open_file(const std::string& path) {
+  require_regular_file(path);
   htri_t is_h5 = H5Fis_hdf5(path.c_str());
   NN_CHECK(is_h5 > 0) << "'" << path << "': " << (is_h5 == 0 ? "not an HDF5 file" : "cannot open the file");
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
@@ -97,6 +99,24 @@ std::string image(hid_t file) {
   NN_CHECK(H5Fget_file_image(file, bytes.data(), bytes.size()) == size)
       << "cannot get the HDF5 image: " << last_error();
   return bytes;
+}
+
+namespace {
+// Link-traversal callback that refuses every external link (HDF5 would open the file it names).
+herr_t refuse_external_link(const char*, const char*, const char*, const char*, unsigned*, hid_t, void*) {
+  return -1;
+}
+}  // namespace
+
+Handle open_dataset(hid_t parent, const std::string& path) {
+  // A dataset-access list is also a link-access list: every step of the path goes through the callback.
+  Handle dapl(H5Pcreate(H5P_DATASET_ACCESS));
+  if (!dapl.valid() || H5Pset_elink_cb(dapl.get(), refuse_external_link, nullptr) < 0) return Handle();
+  H5L_info_t info{};
+  if (H5Lexists(parent, path.c_str(), dapl.get()) > 0 && H5Lget_info(parent, path.c_str(), &info, dapl.get()) >= 0)
+    NN_CHECK(info.type != H5L_TYPE_EXTERNAL)
+        << "'" << path << "' is an external link to another file; only data inside the HDF5 file is read";
+  return Handle(H5Dopen2(parent, path.c_str(), dapl.get()));
 }
 
 std::vector<Entry> list_objects(hid_t root) {
@@ -198,8 +218,27 @@ std::vector<int64_t> dataset_shape(hid_t dataset) {
 }
 
 namespace {
+// Throws when the dataset's data is kept outside the file: external raw storage names arbitrary host
+// files (h5py's `external=`), a virtual dataset maps other files' datasets.
+void check_data_inside_file(hid_t dataset, const std::string& what) {
+  Handle dcpl(H5Dget_create_plist(dataset));
+  NN_CHECK(dcpl.valid()) << what << ": cannot read the storage properties: " << last_error();
+  const int external = H5Pget_external_count(dcpl.get());
+  if (external > 0) {
+    char name[256] = {};
+    off_t offset = 0;
+    hsize_t size = 0;
+    H5Pget_external(dcpl.get(), 0, sizeof(name) - 1, name, &offset, &size);
+    NN_FAIL(ErrorCode::kInvalid) << what << ": its data is stored in an external file ('" << name
+                                 << "'); only data inside the HDF5 file is read";
+  }
+  NN_CHECK(H5Pget_layout(dcpl.get()) != H5D_VIRTUAL)
+      << what << ": a virtual dataset (data mapped from other files) is not read";
+}
+
 // Throws unless the stored bytes could plausibly hold count elements of the dataset's type.
 void check_storage(hid_t dataset, int64_t count, size_t element_size, const std::string& what) {
+  check_data_inside_file(dataset, what);
   uint64_t claimed = uint64_t(count) * element_size;
   uint64_t stored = H5Dget_storage_size(dataset);
   NN_CHECK(claimed <= stored * kMaxExpansion + kSlackBytes)
@@ -240,6 +279,7 @@ std::vector<float> read_dataset_as_float(hid_t dataset, const std::string& what)
 }
 
 int64_t read_scalar_int_dataset(hid_t dataset, const std::string& what) {
+  check_data_inside_file(dataset, what);
   Handle space(H5Dget_space(dataset));
   NN_CHECK(H5Sget_simple_extent_npoints(space.get()) == 1) << what << ": expected a single value";
   Handle type(H5Dget_type(dataset));

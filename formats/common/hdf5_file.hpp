@@ -49,6 +49,11 @@ Handle open_file(const std::string& path);
 Handle create_memory_file();
 std::string image(hid_t file);
 
+// Opens a dataset by path below parent without leaving the file: external links are refused (a model
+// must not make nncli read other files: an external link throws, one met on the way fails the open).
+// Returns an invalid handle when the dataset cannot be opened.
+Handle open_dataset(hid_t parent, const std::string& path);
+
 // Depth-first walk over hard links below root (sorted by name); path is relative ("a/b/W").
 // Soft and external links are not followed.
 struct Entry {
@@ -63,7 +68,8 @@ void write_int64_attribute(hid_t object, const char* name, int64_t value);
 void write_bool_attribute(hid_t object, const char* name, bool value);  // h5py style enum FALSE/TRUE
 
 // Dataset shape; data converted to float32 from any integer, float or enum type. Refuses datasets whose
-// element count is absurd for the bytes actually stored (compression bombs, corrupt headers).
+// element count is absurd for the bytes actually stored (compression bombs, corrupt headers), and
+// datasets whose data lives outside the file (external raw storage, virtual datasets).
 std::vector<int64_t> dataset_shape(hid_t dataset);
 std::vector<float> read_dataset_as_float(hid_t dataset, const std::string& what);
 int64_t read_scalar_int_dataset(hid_t dataset, const std::string& what);

@@ -78,9 +78,7 @@ ZipReader::~ZipReader() {
 }
 
 ZipReader ZipReader::open_file(const std::string& path) {
-  std::FILE* probe = std::fopen(path.c_str(), "rb");
-  NN_CHECK(probe) << quoted(path) << ": cannot open the file";
-  std::fclose(probe);
+  require_regular_file(path);
   int code = 0;
   struct zip* archive = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
   NN_CHECK(archive) << quoted(path)

@@ -7,9 +7,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "formats/common/contained_path.hpp"
 #include "formats/common/hdf5_file.hpp"
 #include "formats/datasets/csv_text.hpp"
 #include "formats/datasets/npy.hpp"
+#include "formats/common/atomic_file.hpp"
 #include "nn/core/error.hpp"
 
 namespace nn::formats::datasets {
@@ -17,14 +19,6 @@ namespace nn::formats::datasets {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  NN_CHECK(in.good()) << "'" << path << "': file not found or not readable";
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Divisor that normalises stored integers of this dtype (0: none).
 double normalizer_for(const std::string& descr, bool normalize) {
@@ -37,7 +31,7 @@ double normalizer_for(const std::string& descr, bool normalize) {
 // An HDF5 dataset's data as float, and whether its stored type is an unsigned 8/16-bit integer.
 std::vector<float> read_h5_variable(hid_t file, const std::string& name, const std::string& path,
                                     Shape* shape, std::string* descr) {
-  h5::Handle ds(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+  h5::Handle ds(h5::open_dataset(file, name));
   NN_CHECK(ds.valid()) << "'" << path << "': cache file lacks dataset '" << name << "'";
   *shape = h5::dataset_shape(ds.get());
   h5::Handle type(H5Dget_type(ds.get()));
@@ -70,7 +64,8 @@ std::shared_ptr<CacheDataSource> CacheDataSource::open(const std::string& dir,
       double n;
       NN_CHECK(parse_python_float(r.cells[1], n) && n >= 0)
           << index << ":" << r.line << ": bad count '" << r.cells[1] << "'";
-      src->files_.push_back(CacheFile{dir + "/" + r.cells[0], int64_t(n), 0});
+      const std::string file = resolve_inside(dir, r.cells[0], index + ":" + std::to_string(r.line));
+      src->files_.push_back(CacheFile{file, int64_t(n), 0});
     }
   } else {
     std::vector<std::string> names;
@@ -92,8 +87,12 @@ std::shared_ptr<CacheDataSource> CacheDataSource::open(const std::string& dir,
           for (const auto& e : h5::list_objects(file.get()))
             if (e.is_dataset) src->variables_.push_back(e.path);
         }
-        for (const auto& v : src->variables_)
-          shapes.push_back(h5::dataset_shape(h5::Handle(H5Dopen2(file.get(), v.c_str(), H5P_DEFAULT)).get()));
+        NN_CHECK(!src->variables_.empty()) << "'" << cf.path << "': the cache file holds no datasets";
+        for (const auto& v : src->variables_) {
+          h5::Handle ds = h5::open_dataset(file.get(), v);
+          NN_CHECK(ds.valid()) << "'" << cf.path << "': cache file lacks dataset '" << v << "'";
+          shapes.push_back(h5::dataset_shape(ds.get()));
+        }
       } else {
         std::string bytes = read_file(cf.path);
         size_t offset = 0;

@@ -2,11 +2,11 @@
 #include "formats/datasets/csv_data_source.hpp"
 
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "formats/datasets/image_io.hpp"
 #include "formats/datasets/npy.hpp"
+#include "formats/common/atomic_file.hpp"
 #include "nn/core/error.hpp"
 
 namespace nn::formats::datasets {
@@ -34,11 +34,7 @@ CellValue load_csv_matrix(const std::string& path) {
 }
 
 CellValue load_npy_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  NN_CHECK(in.good()) << "'" << path << "': file not found or not readable";
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  std::string bytes = ss.str();
+  std::string bytes = read_file(path);
   size_t offset = 0;
   NpyArray array = read_npy(bytes, offset, path);
   CellValue value;

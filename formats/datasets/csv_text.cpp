@@ -6,9 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
+#include "formats/common/atomic_file.hpp"
 #include "nn/core/error.hpp"
 
 namespace nn::formats::datasets {
@@ -77,11 +76,7 @@ std::vector<CsvRecord> parse_csv(std::string_view text, const std::string& displ
 }
 
 std::vector<CsvRecord> read_csv_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  NN_CHECK(in.good()) << "'" << path << "': cannot open the CSV file";
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_csv(ss.str(), path);
+  return parse_csv(read_file(path), path);
 }
 
 bool parse_python_float(std::string_view text, double& value) {

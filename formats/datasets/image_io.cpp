@@ -1,10 +1,9 @@
 // stb_image / stb_image_write behind DecodedImage and write_png (the only stb implementation unit).
 #include "formats/datasets/image_io.hpp"
 
-#include <fstream>
 #include <memory>
-#include <sstream>
 
+#include "formats/common/atomic_file.hpp"
 #include "nn/core/error.hpp"
 
 #define STB_IMAGE_STATIC
@@ -23,18 +22,8 @@
 
 namespace nn::formats::datasets {
 
-namespace {
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  NN_CHECK(in.good()) << "'" << path << "': file not found or not readable";
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-}  // namespace
-
 DecodedImage read_image(const std::string& path) {
-  std::string bytes = read_bytes(path);
+  std::string bytes = read_file(path);
   auto data = reinterpret_cast<const stbi_uc*>(bytes.data());
   int len = int(bytes.size());
   DecodedImage image;

@@ -22,7 +22,7 @@ std::vector<ir::Parameter> read_parameters(hid_t file) {
   std::vector<Found> found;
   for (const auto& entry : h5::list_objects(file)) {
     if (!entry.is_dataset) continue;
-    h5::Handle dset(H5Dopen2(file, entry.path.c_str(), H5P_DEFAULT));
+    h5::Handle dset(h5::open_dataset(file, entry.path));
     NN_CHECK(dset.valid()) << "dataset '" << entry.path << "': " << h5::last_error();
     int64_t index = std::numeric_limits<int64_t>::max();  // no index: after the indexed ones, by path
     h5::read_int_attribute(dset.get(), "index", &index);
@@ -35,7 +35,7 @@ std::vector<ir::Parameter> read_parameters(hid_t file) {
   params.reserve(found.size());
   for (const auto& f : found) {
     const std::string what = "parameter '" + f.path + "'";
-    h5::Handle dset(H5Dopen2(file, f.path.c_str(), H5P_DEFAULT));
+    h5::Handle dset(h5::open_dataset(file, f.path));
     NN_CHECK(dset.valid()) << what << ": " << h5::last_error();
     ir::Parameter p;
     p.name = f.path;

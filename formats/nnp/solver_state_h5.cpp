@@ -70,7 +70,7 @@ std::map<std::string, ir::SolverState> read_h5_solver_states(std::string_view by
         parameters.insert(parent_of(e.path));
     std::map<std::string, ir::SolverState> states;
     for (const auto& param : parameters) {
-      h5::Handle t(H5Dopen2(file.get(), (param + "/t").c_str(), H5P_DEFAULT));
+      h5::Handle t(h5::open_dataset(file.get(), param + "/t"));
       NN_CHECK(t.valid()) << "parameter '" << param << "': " << h5::last_error();
       int64_t count = h5::read_scalar_int_dataset(t.get(), "update count 't' of '" + param + "'");
       NN_CHECK(count >= 0 && count <= int64_t(UINT32_MAX))
@@ -80,7 +80,7 @@ std::map<std::string, ir::SolverState> read_h5_solver_states(std::string_view by
     for (const auto& e : entries) {
       if (!e.is_dataset || leaf_of(e.path) == "t" || !parameters.count(parent_of(e.path))) continue;
       const std::string what = "state '" + e.path + "'";
-      h5::Handle dset(H5Dopen2(file.get(), e.path.c_str(), H5P_DEFAULT));
+      h5::Handle dset(h5::open_dataset(file.get(), e.path));
       NN_CHECK(dset.valid()) << what << ": " << h5::last_error();
       ir::SolverStateParameter sp;
       sp.shape = h5::dataset_shape(dset.get());

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <sys/stat.h>
+
 #include "formats/onnx/common/onnx_model_file.hpp"
 #include "formats/onnx/common/onnx_support.hpp"
 #include "formats/onnx/import/onnx_importer.hpp"
@@ -182,7 +184,7 @@ TEST(OnnxImportErrors, FuzzFindingsFailCleanly) {
 
 TEST(OnnxImportErrors, MissingFile) {
   const std::string msg = error_of([&] { formats::onnx::import_model("/nonexistent/model.onnx"); });
-  EXPECT_NE(msg.find("cannot open the file"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("model.onnx': cannot open"), std::string::npos) << msg;
 }
 
 TEST(OnnxImportErrors, UnknownOperatorsAllListedWithDomainAndOpset) {
@@ -221,6 +223,62 @@ TEST(OnnxImportErrors, MissingExternalData) {
   const std::string msg = error_of([&] { formats::onnx::import_model(path); });
   EXPECT_NE(msg.find("initializer 'w'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("weights_missing.bin' is missing or unreadable"), std::string::npos) << msg;
+}
+
+// A model whose initializer 'w' (2 floats) lives in external data with the given entries.
+std::string external_model(const std::string& name, const std::vector<std::pair<std::string, std::string>>& entries) {
+  auto m = tiny_model(13, {{"Relu", ""}});
+  auto* init = m.mutable_graph()->add_initializer();
+  init->set_name("w");
+  init->set_data_type(1);
+  init->add_dims(2);
+  init->set_data_location(::onnx::TensorProto::EXTERNAL);
+  for (const auto& [key, value] : entries) {
+    auto* e = init->add_external_data();
+    e->set_key(key);
+    e->set_value(value);
+  }
+  return write_temp(name, m.SerializeAsString());
+}
+
+TEST(OnnxImportErrors, ExternalDataStaysInsideTheModelsFolder) {
+  const fs::path dir = fs::path(write_temp("w.bin", std::string("\0\0\x80\x3f\0\0\0\x40", 8))).parent_path();
+  const fs::path secret = dir.parent_path() / "nn_onnx_secret.bin";
+  std::ofstream(secret, std::ios::binary) << std::string(8, 'S');
+  fs::remove(dir / "secret_link.bin");
+  fs::create_symlink(secret, dir / "secret_link.bin");
+  fs::remove(dir / "pipe.bin");
+  ASSERT_EQ(::mkfifo((dir / "pipe.bin").c_str(), 0600), 0);
+  // Inside the folder it is read (the regular case).
+  ::onnx::ModelProto ok = formats::onnx::load_model_proto(external_model("ext_ok.onnx", {{"location", "w.bin"}}));
+  const auto tensor = formats::onnx::read_tensor(ok.graph().initializer(0), dir.string());
+  EXPECT_EQ(tensor.values, (std::vector<float>{1.f, 2.f}));
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {secret.string(), "is an absolute path"},
+      {"../nn_onnx_secret.bin", "leads out of the model's folder"},
+      {"secret_link.bin", "symbolic link that leads out"},
+      {"pipe.bin", "not a regular file"},
+      {".", "not a regular file"},
+  };
+  for (const auto& [location, why] : refused) {
+    ErrorCode code{};
+    const std::string msg = error_of(
+        [&] { formats::onnx::import_model(external_model("ext_bad.onnx", {{"location", location}})); }, &code);
+    EXPECT_EQ(code, ErrorCode::kInvalid) << location;
+    EXPECT_NE(msg.find(why), std::string::npos) << location << ": " << msg;
+    EXPECT_NE(msg.find("initializer 'w'"), std::string::npos) << msg;
+  }
+  // offset + length would overflow int64: refused, not read as zeros.
+  const std::string overflow = error_of([&] {
+    formats::onnx::import_model(external_model(
+        "ext_overflow.onnx", {{"location", "w.bin"}, {"offset", "9223372036854775800"}, {"length", "16"}}));
+  });
+  EXPECT_NE(overflow.find("lies outside the file"), std::string::npos) << overflow;
+  const std::string bad_number = error_of([&] {
+    formats::onnx::import_model(external_model("ext_nan.onnx", {{"location", "w.bin"}, {"offset", "-8"}}));
+  });
+  EXPECT_NE(bad_number.find("offset '-8' is not a non-negative integer"), std::string::npos) << bad_number;
+  fs::remove(dir / "pipe.bin");
 }
 
 TEST(OnnxImport, TinyModelStructure) {

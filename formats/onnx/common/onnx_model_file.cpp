@@ -1,11 +1,11 @@
 // ONNX protobuf loading, opset checks and tensor conversion.
 #include "formats/onnx/common/onnx_model_file.hpp"
 
+#include <charconv>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "formats/common/atomic_file.hpp"
+#include "formats/common/contained_path.hpp"
 #include "nn/core/error.hpp"
 
 namespace nn::formats::onnx {
@@ -91,29 +91,32 @@ double raw_element(const char* p, int32_t t, int64_t* as_int) {
   return double(*as_int);
 }
 
+// A non-negative decimal integer of an external_data entry; anything else is refused.
+uint64_t external_number(const ::onnx::TensorProto& tensor, const std::string& key, const std::string& value) {
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  NN_CHECK(ec == std::errc() && end == value.data() + value.size() && !value.empty())
+      << "tensor " << quoted(tensor.name()) << ": external data " << key << " " << quoted(value)
+      << " is not a non-negative integer";
+  NN_CHECK(v <= uint64_t(INT64_MAX)) << "tensor " << quoted(tensor.name()) << ": external data " << key << " "
+                                     << value << " is too large";
+  return v;
+}
+
+// Bytes of a tensor stored beside the model: only regular files inside the model's folder are read.
 std::string read_external(const ::onnx::TensorProto& tensor, const std::string& base_dir) {
   std::string location;
-  int64_t offset = 0, length = -1;
+  uint64_t offset = 0;
+  int64_t length = -1;
   for (const auto& entry : tensor.external_data()) {
     if (entry.key() == "location") location = entry.value();
-    if (entry.key() == "offset") offset = std::atoll(entry.value().c_str());
-    if (entry.key() == "length") length = std::atoll(entry.value().c_str());
+    if (entry.key() == "offset") offset = external_number(tensor, "offset", entry.value());
+    if (entry.key() == "length") length = int64_t(external_number(tensor, "length", entry.value()));
   }
-  NN_CHECK(!location.empty()) << "tensor " << quoted(tensor.name()) << ": external data without a location";
-  const std::filesystem::path path = std::filesystem::path(base_dir) / location;
-  std::ifstream in(path, std::ios::binary);
-  NN_CHECK(in.good()) << "tensor " << quoted(tensor.name()) << ": external data file " << quoted(path.string())
-                      << " is missing or unreadable";
-  in.seekg(0, std::ios::end);
-  const int64_t file_size = in.tellg();
-  if (length < 0) length = file_size - offset;
-  NN_CHECK(offset >= 0 && offset + length <= file_size)
-      << "tensor " << quoted(tensor.name()) << ": external data range [" << offset << ", " << offset + length
-      << ") lies outside " << quoted(path.string()) << " (" << file_size << " bytes)";
-  std::string bytes(size_t(length), '\0');
-  in.seekg(offset);
-  in.read(bytes.data(), length);
-  return bytes;
+  const std::string what = "tensor " + quoted(tensor.name()) + ": external data";
+  NN_CHECK(!location.empty()) << what << " without a location";
+  const std::string path = resolve_inside(base_dir, location, what);
+  return read_file_range(path, offset, length, what + " file " + quoted(path));
 }
 
 }  // namespace
@@ -135,11 +138,7 @@ std::string data_type_name(int32_t t) {
 }
 
 ::onnx::ModelProto load_model_proto(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  NN_CHECK(in.good()) << quoted(path) << ": cannot open the file";
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_model_proto(buffer.str(), path);
+  return parse_model_proto(read_file(path), path);
 }
 
 int64_t default_opset(const ::onnx::ModelProto& model) {
