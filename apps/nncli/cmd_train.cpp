@@ -19,7 +19,9 @@
 #include "nn/train/trainer.hpp"
 #include "progress.hpp"
 #include "train_data.hpp"
+#include "formats/common/atomic_file.hpp"
 #include "train_io.hpp"
+#include "train_outdir.hpp"
 #include "train_resume.hpp"
 
 namespace nncli {
@@ -36,6 +38,7 @@ struct TrainOptions {
   int64_t stop_at_iteration = 0;       // hidden, for tests: SIGSTOP itself (a stalled MPI process)
   int kill_rank = -1;                  // hidden, for tests: only this MPI rank kills/stops itself (-1: all)
   int64_t interrupt_at_iteration = 0;  // hidden, for tests: SIGINT itself after this many iterations
+  int64_t terminate_at_iteration = 0;  // hidden, for tests: SIGTERM itself after this many iterations
   double loss_scale = -1;              // -1: 8 for half contexts, off for float; 0: off
   double loss_scale_factor = 2.0;
   int64_t loss_scale_interval = 2000;
@@ -46,7 +49,7 @@ std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
   command.add_flag("-r,--resume", o->resume, "Resume from the newest checkpoint in the output directory");
   command.add_option("-c,--config", o->config, "Training config (.nntxt, .prototxt or .nnp)")->required();
   command.add_option("-p,--param", o->param, "Parameters and/or solver states loaded before training");
-  command.add_option("-o,--outdir", o->outdir, "Output directory (must exist)")->required();
+  command.add_option("-o,--outdir", o->outdir, "Output directory (created when missing)")->required();
   command.add_flag("-O,--enable-ooc", o->enable_ooc, "GPU out-of-core training (no effect on CPU)");
   command.add_option("-m,--ooc-gpu-memory-size", o->ooc_memory, "OOC GPU memory size (no effect on CPU)");
   command.add_option("-C,--context", o->context,
@@ -72,6 +75,7 @@ std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
       ->capture_default_str();
   command.add_option("--kill-at-iteration", o->kill_at_iteration)->group("");
   command.add_option("--interrupt-at-iteration", o->interrupt_at_iteration)->group("");
+  command.add_option("--terminate-at-iteration", o->terminate_at_iteration)->group("");
   command.add_option("--stop-at-iteration", o->stop_at_iteration)->group("");
   command.add_option("--kill-rank", o->kill_rank)->group("");
   return o;
@@ -80,9 +84,11 @@ std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
 namespace {
 
 volatile std::sig_atomic_t g_interrupted = 0;
-void on_sigint(int) {
-  g_interrupted = 1;
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+// SIGINT or SIGTERM: finish the iteration, save the checkpoint and stop. A second signal ends the process
+// at once (removing its temporary files).
+void on_stop_signal(int sig) {
+  g_interrupted = sig;
+  nn::formats::install_temp_file_cleanup();
 }
 
 std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
@@ -91,17 +97,6 @@ std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 bool valid_size_string(const std::string& s) {
   static const std::regex re(R"(^([1-9][0-9]*|[0-9]+(\.[0-9]+)?[KMGTPkmgtp]|[0-9]+e[0-9]+)$)");
   return std::regex_match(s, re);
-}
-
-void check_outdir(const std::string& outdir) {
-  std::error_code ec;
-  NN_CHECK(fs::is_directory(outdir, ec)) << "output directory " << in_quotes(outdir) << " does not exist";
-  const fs::path probe = fs::path(outdir) / (".nncli_write_test." + std::to_string(::getpid()));
-  {
-    std::ofstream f(probe);
-    NN_CHECK(f.good()) << "output directory " << in_quotes(outdir) << " is not writable";
-  }
-  fs::remove(probe, ec);
 }
 
 nn::Context training_context(const TrainOptions& opt, const nn::ir::Model& model) {
@@ -145,6 +140,7 @@ class TrainHooks : public nn::train::TrainerHooks {
     if (opt_.kill_at_iteration > 0 && it + 1 == opt_.kill_at_iteration && this_rank) std::raise(SIGKILL);
     if (opt_.stop_at_iteration > 0 && it + 1 == opt_.stop_at_iteration && this_rank) std::raise(SIGSTOP);
     if (opt_.interrupt_at_iteration > 0 && it + 1 == opt_.interrupt_at_iteration) std::raise(SIGINT);
+    if (opt_.terminate_at_iteration > 0 && it + 1 == opt_.terminate_at_iteration) std::raise(SIGTERM);
     if (!bar_) return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const int64_t done = it + 1 - first_it_;
@@ -178,8 +174,10 @@ class TrainHooks : public nn::train::TrainerHooks {
   bool stop_requested() override { return g_interrupted != 0; }
   void save_current(int64_t epoch) {
     if (rank_ != 0) return;
-    writer_.save_results(false, epoch, store_, trainer_);
+    // The checkpoint first: a kill between the two leaves a checkpoint newer than the results beside it,
+    // never older (-r then resumes exactly from the checkpoint).
     writer_.save_checkpoint(store_, trainer_);
+    writer_.save_results(false, epoch, store_, trainer_);
     throttle_.saved(epoch);
   }
   void set_first_iteration(int64_t it) { first_it_ = it; }
@@ -209,7 +207,8 @@ int run_train(const TrainOptions& opt) {
   // Under `nncli -m` in mpirun: data-parallel (cli.md §3.9); rank 0 alone writes into outdir.
   nn::train::Communicator& comm = nn::train::process_communicator();
   const bool root = comm.is_root();
-  if (root) check_outdir(opt.outdir);
+  OutdirLock outdir_lock;  // held until training ends: a second run into outdir is refused
+  if (root) outdir_lock = prepare_outdir(opt.outdir);
   ProgressFile progress(opt.outdir, root);
 
   nn::formats::LoadOptions lo;
@@ -266,7 +265,11 @@ int run_train(const TrainOptions& opt) {
     progress.clear();
     return 0;
   }
-  if (opt.resume) resume_training(opt.outdir, model, store, trainer, comm);
+  if (opt.resume) {
+    resume_training(opt.outdir, model, store, trainer, comm);
+    // The epochs from the resumed one on are trained (and reported) again.
+    if (root) trim_monitoring_report(opt.outdir, trainer.state().iteration / std::max<int64_t>(trainer.iter_per_epoch(), 1));
+  }
   if (comm.distributed()) {
     NN_LOG_INFO << "Training with MPI: " << comm.size() << " processes, " << trainer.iter_per_epoch()
                 << " iterations per epoch each";
@@ -275,16 +278,21 @@ int run_train(const TrainOptions& opt) {
   TrainHooks hooks(opt, progress, writer, store, trainer, comm.rank());
   hooks.set_first_iteration(trainer.state().iteration);
   g_interrupted = 0;
-  auto previous = std::signal(SIGINT, on_sigint);
+  auto previous_int = std::signal(SIGINT, on_stop_signal);
+  auto previous_term = std::signal(SIGTERM, on_stop_signal);
+  auto restore_signals = [&] {
+    std::signal(SIGINT, previous_int);
+    std::signal(SIGTERM, previous_term);
+  };
   nn::train::TrainOutcome outcome;
   try {
     outcome = trainer.run(hooks);
   } catch (...) {
-    std::signal(SIGINT, previous);
+    restore_signals();
     progress.clear();
     throw;
   }
-  std::signal(SIGINT, previous);
+  restore_signals();
   clear_progress_line();
   if (trainer.skipped_updates() > 0)
     NN_LOG_INFO << "Dynamic loss scaling skipped " << trainer.skipped_updates()
@@ -309,7 +317,7 @@ int run_train(const TrainOptions& opt) {
       if (root) writer.save_checkpoint(store, trainer);
       NN_LOG_WARNING << "Training interrupted at iteration " << trainer.state().iteration
                      << "; checkpoint saved to " << checkpoint_path(opt.outdir) << " (continue with -r)";
-      status = 130;
+      status = 128 + int(g_interrupted);  // 130 after SIGINT, 143 after SIGTERM, as the shell reports
       break;
   }
   progress.clear();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "formats/common/atomic_file.hpp"
 #include "mpi_communicator.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -54,6 +55,7 @@ int report_error(const char* what, int code) {
 
 int main(int argc, char** argv) {
   nncli::ensure_thread_policy(argv);
+  nn::formats::install_temp_file_cleanup();  // Ctrl-C or kill leaves no '*.tmp.XXXXXX' behind
   CLI::App app{"nncli: train, run and convert nnabla models (compatible with nnabla_cli)", "nncli"};
   app.require_subcommand(1);
   int verbose = 0;

@@ -1,6 +1,7 @@
 // Output files of `nncli train`: progress, report, result archives and the resume checkpoint.
 #include "train_io.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -56,6 +57,22 @@ std::string state_text(const nn::train::TrainState& s) {
   return os.str();
 }
 
+// A whole decimal integer (std::stoll would read "9.2e18" as 9); throws std::invalid_argument otherwise.
+int64_t strict_int(const std::string& text) {
+  int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) throw std::invalid_argument(text);
+  return v;
+}
+
+// A whole double as exact() writes it; throws std::invalid_argument otherwise.
+double strict_double(const std::string& text) {
+  size_t used = 0;
+  const double v = std::stod(text, &used);
+  if (used != text.size()) throw std::invalid_argument(text);
+  return v;
+}
+
 nn::train::TrainState parse_state(const std::string& text, const std::string& path) {
   nn::train::TrainState s;
   std::istringstream is(text);
@@ -74,33 +91,35 @@ nn::train::TrainState parse_state(const std::string& text, const std::string& pa
       if (key == "nncli_train_state")
         header = rest == "1";
       else if (key == "iteration")
-        s.iteration = std::stoll(rest);
+        s.iteration = strict_int(rest);
       else if (key == "cost_sum")
-        s.cost_sum = std::stod(rest);
+        s.cost_sum = strict_double(rest);
       else if (key == "cost_count")
-        s.cost_count = std::stoll(rest);
+        s.cost_count = strict_int(rest);
       else if (key == "has_best")
         s.has_best = rest == "1";
       else if (key == "best_error")
-        s.best_error = std::stod(rest);
+        s.best_error = strict_double(rest);
       else if (key == "rng")
         s.rng_state = rest;
       else if (key == "train_position" || key == "monitor_position") {
         const size_t t2 = rest.find('\t');
         if (t2 == std::string::npos) fail();
         auto& target = key == "train_position" ? s.train_positions : s.monitor_positions;
-        target[rest.substr(t2 + 1)] = std::stoll(rest.substr(0, t2));
+        target[rest.substr(t2 + 1)] = strict_int(rest.substr(0, t2));
       } else if (key == "loss_scale") {
         const size_t t2 = rest.find('\t'), t3 = t2 == std::string::npos ? t2 : rest.find('\t', t2 + 1);
         if (t3 == std::string::npos) fail();
-        s.loss_scales[rest.substr(t3 + 1)] = {std::stod(rest.substr(0, t2)),
-                                              std::stoll(rest.substr(t2 + 1, t3 - t2 - 1))};
+        s.loss_scales[rest.substr(t3 + 1)] = {strict_double(rest.substr(0, t2)),
+                                              strict_int(rest.substr(t2 + 1, t3 - t2 - 1))};
       } else {
         fail();
       }
     } catch (const std::logic_error&) {
       fail();
     }
+    if (s.iteration < 0 || s.cost_count < 0)
+      NN_FAIL(nn::ErrorCode::kInvalid) << path << ":" << kStateMember << ":" << number << ": negative count";
   }
   NN_CHECK(header) << path << ": " << kStateMember << " is not an nncli training state (version 1)";
   return s;

@@ -82,7 +82,12 @@ void resume_training(const std::string& outdir, const nn::ir::Model& model, nn::
     const std::optional<int64_t> latest = latest_current_epoch(outdir);
     const std::string ckpt_path = checkpoint_path(outdir);
     std::optional<Checkpoint> ckpt = read_checkpoint(ckpt_path, model.optimizers);
-    if (ckpt && (!latest || ckpt->state.iteration >= *latest * trainer.iter_per_epoch())) {
+    if (ckpt) {
+      // The checkpoint is always the exact state; results_current_N.nnp newer than it means the run
+      // stopped between the two writes of an older nncli: that epoch is trained again, losslessly.
+      if (latest && ckpt->state.iteration < *latest * trainer.iter_per_epoch())
+        NN_LOG_INFO << in_quotes(fs::path(current_results_path(outdir, *latest)).filename().string())
+                    << " is newer than the checkpoint; resuming exactly from the checkpoint instead";
       choice[0] = int64_t(ResumeFrom::kCheckpoint);
       path = ckpt_path;
     } else if (latest) {
@@ -123,9 +128,15 @@ void resume_training(const std::string& outdir, const nn::ir::Model& model, nn::
       for (auto& o : loaded.optimizers) o.solver.states.clear();
       nn::formats::load_parameters_into(loaded, path);
       copy_parameter_values(loaded.parameters, store);
-      set_solver_states(trainer, states_of(loaded));
+      const SolverStatesByOptimizer states = states_of(loaded);
+      set_solver_states(trainer, states);
       trainer.restart_at_epoch(choice[1]);
       NN_LOG_INFO << "Resume from epoch " << choice[1] + 1;
+      // No train_checkpoint.nnp (a directory written by nnabla): upstream's resume, not an exact one.
+      NN_LOG_WARNING << "no " << in_quotes(fs::path(checkpoint_path(outdir)).filename().string()) << " in "
+                     << in_quotes(outdir) << ": resumed from " << in_quotes(name) << " as nnabla does"
+                     << (states.empty() ? ", without solver states (the optimizer starts afresh)" : "")
+                     << "; the data order restarts at the epoch";
       break;
     }
     case ResumeFrom::kStart:

@@ -5,7 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -16,7 +19,41 @@ namespace nn::formats {
 
 namespace {
 std::string errno_text() { return std::strerror(errno); }
+
+// Temporary files of live AtomicFiles, for removal from a signal handler: fixed slots of strdup'ed paths
+// claimed and released with atomic exchanges (no locks, no allocation in the handler).
+constexpr size_t kTempSlots = 64;
+std::atomic<char*> g_temp_paths[kTempSlots];
+
+int claim_temp_slot(const std::string& path) {
+  char* copy = ::strdup(path.c_str());
+  for (size_t i = 0; copy && i < kTempSlots; ++i) {
+    char* expected = nullptr;
+    if (g_temp_paths[i].compare_exchange_strong(expected, copy)) return int(i);
+  }
+  std::free(copy);
+  return -1;  // more than kTempSlots at once: the next run's cleanup removes it if a signal comes
+}
+
+void release_temp_slot(int slot) {
+  if (slot >= 0) std::free(g_temp_paths[size_t(slot)].exchange(nullptr));
+}
+
+void on_terminating_signal(int sig) {
+  remove_live_temp_files();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
 }  // namespace
+
+void remove_live_temp_files() noexcept {
+  for (auto& slot : g_temp_paths)
+    if (char* p = slot.exchange(nullptr)) ::unlink(p);  // the path is leaked: the process is ending
+}
+
+void install_temp_file_cleanup() {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_terminating_signal);
+}
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   NN_CHECK(!path_.empty()) << "empty output file name";
@@ -26,12 +63,14 @@ AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   fd_ = ::mkstemp(name.data());
   NN_CHECK(fd_ >= 0) << "'" << path_ << "': cannot create a temporary file beside it: " << errno_text();
   temp_path_ = name.data();
+  temp_slot_ = claim_temp_slot(temp_path_);
   ::fchmod(fd_, 0644);
 }
 
 AtomicFile::~AtomicFile() {
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  release_temp_slot(temp_slot_);
 }
 
 void AtomicFile::write(std::string_view bytes) {
@@ -57,6 +96,8 @@ void AtomicFile::commit() {
   NN_CHECK(std::rename(temp_path_.c_str(), path_.c_str()) == 0)
       << "'" << path_ << "': cannot replace it: " << errno_text();
   committed_ = true;
+  release_temp_slot(temp_slot_);
+  temp_slot_ = -1;
 }
 
 void write_file_atomic(const std::string& path, std::string_view bytes) {

@@ -27,8 +27,16 @@ class AtomicFile {
   std::string path_;
   std::string temp_path_;
   int fd_ = -1;
+  int temp_slot_ = -1;  // its entry in the signal-time cleanup list
   bool committed_ = false;
 };
+
+// Removes every temporary file of a live AtomicFile. Async-signal-safe: for signal handlers, which then
+// end the process (install_temp_file_cleanup does both for SIGINT, SIGTERM and SIGHUP).
+void remove_live_temp_files() noexcept;
+// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove the live temporary files and then end the
+// process by the same signal (its exit status stays what the shell expects).
+void install_temp_file_cleanup();
 
 // Writes bytes to path atomically (temp + rename). Throws nn::Error naming the path on failure.
 void write_file_atomic(const std::string& path, std::string_view bytes);

@@ -2,9 +2,14 @@
 // non-zero exit status, and leaves the files of an earlier run in the output directory untouched.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <regex>
 
+#include "formats/common/zip_archive.hpp"
 #include "formats/datasets/image_io.hpp"
 #include "train_cli_util.hpp"
 
@@ -143,10 +148,78 @@ TEST_F(TrainBadInput, OptimizerNamesAMissingDataset) {
 TEST_F(TrainBadInput, OutputDirectoryIsNotWritable) {
   // /proc refuses new files even for root, where a chmod'ed folder would not.
   expect_failure({"'/proc'", "not writable"}, "/proc");
-  expect_failure({"'no/such/dir'", "does not exist"}, "no/such/dir");
+  expect_failure({"cannot create the output directory 'net.nntxt/sub'"}, "net.nntxt/sub");
 }
 
 TEST_F(TrainBadInput, EmptyDatasetUri) {
   replace_in("net.nntxt", "uri: \"data/train.csv\"", "uri: \"\"");
   expect_failure({"Fatal error. Dataset URI is empty."});
+}
+
+TEST_F(TrainBadInput, MissingOutputDirectoryIsCreated) {
+  auto r = t::run_nncli(dir_, "train -c net.nntxt -o new/deeper");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir_ + "/new/deeper/results.nnp"));
+}
+
+TEST_F(TrainBadInput, SecondRunIntoTheSameDirectoryIsRefused) {
+  // Another training holds the directory's lock (flock, as a running nncli train does).
+  const int fd = ::open((dir_ + "/out/.nncli_train.lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  expect_failure({"output directory 'out' is in use by another 'nncli train' run"});
+  ::close(fd);
+}
+
+TEST_F(TrainBadInput, TemporaryFilesOfAKilledRunAreRemoved) {
+  t::write_text(dir_ + "/out/results.nnp.tmp.Ab12Cd", std::string(1000, 'x'));
+  t::write_text(dir_ + "/out/keep.tmp.txt", "not ours");
+  auto r = t::run_nncli(dir_, "train -c net.nntxt -o out");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ + "/out/results.nnp.tmp.Ab12Cd"));
+  EXPECT_TRUE(fs::exists(dir_ + "/out/keep.tmp.txt"));
+}
+
+TEST_F(TrainBadInput, MonitorDatasetSmallerThanItsBatchIsRefused) {
+  t::write_text(dir_ + "/data/tiny.csv", "x:image,y:label\n./img/0.png,0\n");
+  replace_in("net.nntxt", "dataset { name: \"Training\"",
+             "dataset { name: \"Tiny\" uri: \"data/tiny.csv\" batch_size: 2 shuffle: false }\ndataset { name: \"Training\"");
+  replace_in("net.nntxt", "network_name: \"Main\"\n  dataset_name: \"Training\"\n  data_variable",
+             "network_name: \"Main\"\n  dataset_name: \"Tiny\"\n  data_variable");
+  expect_failure({"monitor 'valid_error'", "dataset 'Tiny' has 1 samples, fewer than its batch size 2"});
+}
+
+// train_state.txt of a checkpoint edited by hand: each value is checked before it is used.
+TEST_F(TrainBadInput, TamperedTrainStateIsRefused) {
+  // A checkpoint mid-training (SIGINT after 3 of 8 iterations).
+  auto stopped = t::run_nncli(dir_, "train -c net.nntxt -o ckpt --interrupt-at-iteration 3");
+  ASSERT_EQ(stopped.status, 130) << stopped.output;
+  const std::string path = dir_ + "/ckpt/train_checkpoint.nnp";
+  std::vector<std::pair<std::string, std::string>> members;  // name, bytes
+  {
+    const auto zip = nn::formats::ZipReader::open_file(path);
+    for (size_t i = 0; i < zip.names().size(); ++i) members.push_back({zip.names()[i], zip.read(i)});
+  }
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"train_position\t99999999\tTraining", "dataset 'Training' position 99999999 is impossible after 3"},
+      {"iteration\t9.2e18", "train_state.txt:2: bad line"},
+      {"iteration\t-5", "negative count"},
+      {"iteration\t99", "iteration 99 is outside this training (8 iterations)"},
+  };
+  for (const auto& [line, message] : cases) {
+    auto edited = members;
+    for (auto& [name, data] : edited) {
+      if (name != "train_state.txt") continue;
+      const std::string key = line.substr(0, line.find('\t') + 1);
+      const size_t at = data.find("\n" + key);
+      ASSERT_NE(at, std::string::npos) << key;
+      data.replace(at + 1, data.find('\n', at + 1) - at - 1, line);
+    }
+    std::vector<nn::formats::ZipMember> zip;
+    for (const auto& [name, data] : edited) zip.push_back({name, data});
+    nn::formats::write_zip(path, zip);
+    auto r = t::run_nncli(dir_, "train -c net.nntxt -o ckpt -r");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << line << ":\n" << r.output;
+  }
 }

@@ -92,3 +92,48 @@ TEST(TrainResume, ResumeWithoutCheckpointStartsAtEpochOne) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("Resume from epoch 1"), std::string::npos) << r.output;
 }
+
+// A checkpoint older than the results_current_N.nnp beside it (an older nncli killed between its two
+// writes) resumes exactly from the checkpoint, and the report keeps each epoch once.
+TEST(TrainResume, CheckpointOlderThanResultsResumesExactlyFromTheCheckpoint) {
+  if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
+  const std::string config = adam_config(t::work_dir("resume_config_stale"));
+  const Finished reference = uninterrupted(config);
+
+  const std::string out = t::work_dir("resume_stale");
+  const std::string args = "train -c '" + config + "' -p initial_parameters.h5 -o '" + out + "'";
+  ASSERT_EQ(t::run_nncli(t::testdata(kGolden), args + " --kill-at-iteration 15").status, 128 + 9);
+  const std::string epoch1 = t::read_text(out + "/train_checkpoint.nnp");
+  ASSERT_EQ(t::run_nncli(t::testdata(kGolden), args + " -r --kill-at-iteration 25").status, 128 + 9);
+  ASSERT_TRUE(fs::exists(out + "/results_current_2.nnp"));
+  t::write_text(out + "/train_checkpoint.nnp", epoch1);  // the checkpoint of epoch 1 beside results of epoch 2
+
+  auto resumed = t::run_nncli(t::testdata(kGolden), args + " -r");
+  ASSERT_EQ(resumed.status, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("'results_current_2.nnp' is newer than the checkpoint; resuming exactly"),
+            std::string::npos)
+      << resumed.output;
+  EXPECT_NE(resumed.output.find("Resume from epoch 2 (iteration 10)"), std::string::npos) << resumed.output;
+  const Finished got = finished(out);
+  EXPECT_EQ(got.parameters, reference.parameters);
+  EXPECT_EQ(got.report, reference.report);  // epochs 0, 1, 2 once each
+}
+
+TEST(TrainResume, SigtermStopsLikeSigintAndResumes) {
+  if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
+  const std::string config = adam_config(t::work_dir("resume_config_term"));
+  const Finished reference = uninterrupted(config);
+
+  const std::string out = t::work_dir("resume_terminated");
+  const std::string args = "train -c '" + config + "' -p initial_parameters.h5 -o '" + out + "'";
+  auto stopped = t::run_nncli(t::testdata(kGolden), args + " --terminate-at-iteration 13");
+  ASSERT_EQ(stopped.status, 128 + 15) << stopped.output;
+  EXPECT_NE(stopped.output.find("interrupted at iteration 13"), std::string::npos) << stopped.output;
+
+  auto resumed = t::run_nncli(t::testdata(kGolden), args + " -r");
+  ASSERT_EQ(resumed.status, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("(iteration 13)"), std::string::npos) << resumed.output;
+  const Finished got = finished(out);
+  EXPECT_EQ(got.parameters, reference.parameters);
+  EXPECT_EQ(got.report, reference.report);
+}

@@ -65,6 +65,10 @@ MonitorSet::MonitorSet(const ir::Model& model, ir::ParameterStore& params,
       e->datasets.push_back(ds_name);
     }
     e->batches = max_batch > 0 ? max_size / max_batch : 0;
+    // Whole batches only (upstream's rule): a dataset smaller than its batch would report an error of 0.
+    NN_CHECK(e->batches > 0 || (communicator_ && communicator_->distributed()))
+        << owner << ": dataset " << in_quotes(m.dataset_name.front()) << " has " << max_size
+        << " samples, fewer than its batch size " << max_batch << ": nothing to evaluate";
     auto& network = built[{m.network_name, batch_size}];
     if (!network) {
       ir::BuildOptions bo;
@@ -133,7 +137,13 @@ std::map<std::string, int64_t> MonitorSet::positions() const {
   return out;
 }
 
-void MonitorSet::seek(const std::map<std::string, int64_t>& positions) {
+void MonitorSet::seek(const std::map<std::string, int64_t>& positions, int64_t evaluations) {
+  int64_t batches_per_evaluation = 0;
+  for (const auto& e : monitors_) batches_per_evaluation += e->batches;
+  for (const auto& [name, pos] : positions)
+    NN_CHECK(pos >= 0 && pos <= evaluations * batches_per_evaluation)
+        << "checkpoint: monitor dataset " << in_quotes(name) << " position " << pos << " is impossible after "
+        << evaluations << " evaluations";
   for (const auto& [name, pos] : positions) {
     auto it = sources_.find(name);
     if (it != sources_.end()) it->second->seek(pos);

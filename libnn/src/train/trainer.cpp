@@ -322,11 +322,16 @@ void Trainer::restore(const TrainState& s) {
     rng >> global_random();
     NN_CHECK(!rng.fail()) << "checkpoint: the random generator state is damaged";
   }
+  // Positions are validated before any seek: a tampered one would replay millions of shuffles.
+  for (const auto& [name, pos] : s.train_positions)  // at most one batch per dataset and iteration
+    NN_CHECK(pos >= 0 && pos <= s.iteration)
+        << "checkpoint: dataset " << in_quotes(name) << " position " << pos << " is impossible after "
+        << s.iteration << " iterations";
   for (const auto& [name, pos] : s.train_positions) {
     auto it = train_sources_.find(name);
     if (it != train_sources_.end()) it->second->seek(pos);
   }
-  if (monitors_) monitors_->seek(s.monitor_positions);
+  if (monitors_) monitors_->seek(s.monitor_positions, s.iteration / std::max<int64_t>(iter_per_epoch_, 1) + 1);
   has_best_ = s.has_best;
   best_error_ = s.best_error;
   for (const auto& run : optimizers_) {

@@ -34,7 +34,8 @@ class MonitorSet {
                                                        int64_t iter_per_epoch, int64_t max_epoch);
 
   std::map<std::string, int64_t> positions() const;
-  void seek(const std::map<std::string, int64_t>& positions);
+  // Throws nn::Error for a position more than `evaluations` runs of every monitor could have reached.
+  void seek(const std::map<std::string, int64_t>& positions, int64_t evaluations);
   size_t size() const;
 
  private:
