@@ -137,9 +137,7 @@ void convert_image(const CreateImageClassificationOptions& o, const Entry& e) {
   const fs::path dest_dir = fs::path(o.outdir) / e.class_dir;
   fs::create_directories(dest_dir);
   const fs::path dest = dest_dir / (fs::path(e.file).stem().string() + ".png");
-  const std::string temp = dest.string() + ".tmp.png";
-  ds::write_png(temp, im.width, im.height, im.channels, im.pixels);
-  fs::rename(temp, dest);
+  ds::write_png(dest.string(), im.width, im.height, im.channels, im.pixels);  // atomic
 }
 
 // Converts every entry on a few threads; failures are logged and leave converted = false.
@@ -189,6 +187,9 @@ int run_create_image_classification_dataset(const CreateImageClassificationOptio
   std::error_code ec;
   NN_CHECK(o.sourcedir != o.outdir && !fs::equivalent(o.sourcedir, o.outdir, ec))
       << src << "Input directory and output directory are same.";
+  NN_CHECK_CODE(int64_t(o.width) * o.height <= ds::kMaxImagePixels, nn::ErrorCode::kUsage)
+      << "-w " << o.width << " -g " << o.height << ": " << int64_t(o.width) * o.height
+      << " pixels per image is more than the limit of " << ds::kMaxImagePixels;
 
   NN_LOG_INFO << "Creating file list...";
   const std::vector<std::string> dirs = sorted_names(o.sourcedir, true);
@@ -210,6 +211,8 @@ int run_create_image_classification_dataset(const CreateImageClassificationOptio
   NN_LOG_INFO << "Creating output images...";
   fs::create_directories(o.outdir);
   convert_all(o, entries);
+  const size_t converted = size_t(std::count_if(entries.begin(), entries.end(), [](const Entry& e) { return e.converted; }));
+  NN_CHECK(converted > 0) << src << "none of the " << entries.size() << " images could be converted (see the warnings)";
   std::vector<std::string> rows;
   for (const Entry& e : entries)
     if (e.converted)
@@ -233,6 +236,10 @@ int run_create_image_classification_dataset(const CreateImageClassificationOptio
     nn::formats::write_file_atomic((fs::path(o.outdir) / name).string(), text);
     NN_LOG_VERBOSE << "wrote " << (fs::path(o.outdir) / name).string() << " (" << range.second - range.first
                    << " rows)";
+  }
+  if (converted < entries.size()) {
+    NN_LOG_WARNING << entries.size() - converted << " of " << entries.size()
+                   << " images could not be converted and are not in the dataset";
   }
   NN_LOG_INFO << "Dataset was successfully created.";
   return 0;

@@ -115,7 +115,7 @@ std::string ZipReader::read(const std::string& name) const {
   NN_FAIL(ErrorCode::kInvalid) << quoted(path_) << ": archive has no member " << quoted(name);
 }
 
-std::string ZipReader::read(size_t index) const {
+std::string ZipReader::read(size_t index, uint64_t max_bytes) const {
   NN_INTERNAL_CHECK(archive_ && index < names_.size()) << "member index " << index;
   const std::string& name = names_[index];
   const std::string where = quoted(path_) + ": member " + quoted(name);
@@ -123,8 +123,8 @@ std::string ZipReader::read(size_t index) const {
   zip_stat_init(&st);
   NN_CHECK(zip_stat_index(archive_, index, 0, &st) == 0) << where << ": " << zip_strerror(archive_);
   NN_CHECK((st.valid & ZIP_STAT_SIZE) && (st.valid & ZIP_STAT_COMP_SIZE)) << where << ": size unknown";
-  NN_CHECK(st.size <= kMaxFileBytes) << where << ": declared size " << st.size
-                                     << " bytes exceeds the limit of " << kMaxFileBytes << " bytes";
+  NN_CHECK(st.size <= max_bytes) << where << ": declared size " << st.size << " bytes exceeds the limit of "
+                                 << max_bytes << " bytes";
   NN_CHECK(st.size <= st.comp_size * kMaxDeflateRatio + 65536)
       << where << ": declared size " << st.size << " is implausible for " << st.comp_size
       << " compressed bytes";

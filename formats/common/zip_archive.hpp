@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/common/atomic_file.hpp"
+
 struct zip;
 struct zip_source;
 
@@ -28,7 +30,8 @@ class ZipReader {
   const std::string& path() const { return path_; }
   const std::vector<std::string>& names() const { return names_; }  // in archive order
   bool contains(const std::string& name) const;
-  std::string read(size_t index) const;
+  // Refuses a member whose declared size exceeds max_bytes before inflating it.
+  std::string read(size_t index, uint64_t max_bytes = kMaxFileBytes) const;
   std::string read(const std::string& name) const;  // first member with that name
 
  private:

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "formats/common/atomic_file.hpp"
+#include "formats/common/out_of_memory.hpp"
 #include "nn/core/error.hpp"
 
 #define STB_IMAGE_STATIC
@@ -22,12 +23,17 @@
 
 namespace nn::formats::datasets {
 
-DecodedImage read_image(const std::string& path) {
-  std::string bytes = read_file(path);
+DecodedImage decode_image(const std::string& bytes, const std::string& path) {
   auto data = reinterpret_cast<const stbi_uc*>(bytes.data());
   int len = int(bytes.size());
   DecodedImage image;
   int w = 0, h = 0, n = 0;
+  // The header's size is checked before decoding: a small file may claim any size.
+  NN_CHECK(stbi_info_from_memory(data, len, &w, &h, &n) != 0)
+      << "'" << path << "': cannot decode the image (" << stbi_failure_reason() << ")";
+  NN_CHECK(int64_t(w) * h <= kMaxImagePixels)
+      << "'" << path << "': the image claims " << w << "x" << h << " pixels, more than the limit of "
+      << kMaxImagePixels;
   bool sixteen = stbi_is_16_bit_from_memory(data, len) != 0;
   void* raw = sixteen ? static_cast<void*>(stbi_load_16_from_memory(data, len, &w, &h, &n, 0))
                       : static_cast<void*>(stbi_load_from_memory(data, len, &w, &h, &n, 0));
@@ -49,6 +55,10 @@ DecodedImage read_image(const std::string& path) {
   return image;
 }
 
+DecodedImage read_image(const std::string& path) {
+  return naming_out_of_memory("'" + path + "'", [&] { return decode_image(read_file(path), path); });
+}
+
 void image_to_float(const DecodedImage& image, bool normalize, float* out) {
   const double scale = normalize ? 1.0 / (image.bits == 16 ? 65535.0 : 255.0) : 1.0;
   for (size_t i = 0; i < image.pixels.size(); ++i) out[i] = float(double(image.pixels[i]) * scale);
@@ -57,8 +67,13 @@ void image_to_float(const DecodedImage& image, bool normalize, float* out) {
 void write_png(const std::string& path, int width, int height, int channels,
                const std::vector<uint8_t>& pixels) {
   NN_INTERNAL_CHECK(pixels.size() == size_t(width) * height * channels) << "png pixel count";
-  int ok = stbi_write_png(path.c_str(), width, height, channels, pixels.data(), width * channels);
-  NN_CHECK(ok != 0) << "'" << path << "': cannot write the PNG file";
+  std::string bytes;  // encoded in memory, then written atomically with the system's reason on failure
+  auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
+  };
+  int ok = stbi_write_png_to_func(append, &bytes, width, height, channels, pixels.data(), width * channels);
+  NN_CHECK(ok != 0) << "'" << path << "': cannot encode the PNG image";
+  write_file_atomic(path, bytes);
 }
 
 }  // namespace nn::formats::datasets

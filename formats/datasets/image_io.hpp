@@ -19,7 +19,13 @@ struct DecodedImage {
 };
 
 // Decodes an image file; throws nn::Error naming the file when it is missing or not decodable.
+// Largest image decoded (width x height): about 11,600 x 11,600; a header claiming more is refused before
+// anything is allocated.
+constexpr int64_t kMaxImagePixels = int64_t(1) << 27;
+
 DecodedImage read_image(const std::string& path);
+// The same from bytes already in memory; `path` names them in errors.
+DecodedImage decode_image(const std::string& bytes, const std::string& path);
 
 // Values as floats: divided by 255 (8-bit) or 65535 (16-bit) when normalize, raw integers otherwise.
 void image_to_float(const DecodedImage& image, bool normalize, float* out);

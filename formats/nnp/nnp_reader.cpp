@@ -8,11 +8,13 @@
 
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/file_format.hpp"
+#include "formats/common/out_of_memory.hpp"
 #include "formats/common/zip_archive.hpp"
 #include "formats/nnp/parameter_h5.hpp"
 #include "formats/nnp/proto_convert.hpp"
 #include "formats/nnp/proto_text.hpp"
 #include "formats/nnp/solver_state_h5.hpp"
+#include "formats/passes/validate_model.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 #include "nnabla.pb.h"
@@ -23,24 +25,33 @@ namespace {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
+// Largest network text (.nntxt/.prototxt) read: the biggest real networks are a few MiB, so a member that
+// inflates beyond this is refused before it is inflated.
+constexpr uint64_t kMaxNetworkTextBytes = uint64_t(256) << 20;
+
 // Accumulates files into one NNablaProtoBuf (without parameters) plus an ordered parameter list.
 class ModelLoader {
  public:
   explicit ModelLoader(const LoadOptions& options) : options_(options) {}
 
   void add_path(const std::string& path) {
+    naming_out_of_memory(quoted(path), [&] { add_path_contents(path); });
+  }
+
+  void add_path_contents(const std::string& path) {
     switch (detect_format(path)) {
       case FileFormat::kNnp: {
         ZipReader zip = ZipReader::open_file(path);
-        with_context(quoted(path),
-                     [&] { add_members(path, zip.names(), [&](size_t i) { return zip.read(i); }); });
+        with_context(quoted(path), [&] {
+          add_members(path, zip.names(), [&](size_t i, uint64_t max_bytes) { return zip.read(i, max_bytes); });
+        });
         break;
       }
       case FileFormat::kDirectory: add_directory(path); break;
-      case FileFormat::kNntxt: add_text(read_file(path), path); break;
+      case FileFormat::kNntxt: add_text(read_file(path, kMaxNetworkTextBytes), path); break;
       case FileFormat::kProtobuf: add_binary(read_file(path), path); break;
       case FileFormat::kH5:
-        if (options_.parameters) add_parameters(nnp::read_h5_parameters_file(path), path);
+        if (options_.parameters) add_parameters(nnp::read_h5_parameters_file(path, declared_check()), path);
         break;
       case FileFormat::kUnknown: {
         std::error_code ec;
@@ -55,10 +66,12 @@ class ModelLoader {
     }
   }
 
-  ir::Model finish() {
+  // `label` names the files in errors of the merged model.
+  ir::Model finish(const std::string& label) {
     ir::Model model = nnp::proto_to_model(proto_);
     model.parameters = std::move(params_);
     apply_states(model);
+    with_context(label, [&] { validate_model(model); });
     return model;
   }
 
@@ -83,12 +96,12 @@ class ModelLoader {
  private:
   // Archive-like inputs: text members first, then parameter members, then solver states.
   void add_members(const std::string& container, const std::vector<std::string>& names,
-                   const std::function<std::string(size_t)>& read) {
+                   const std::function<std::string(size_t, uint64_t)>& read) {
     bool has_network = false;
     for (size_t i = 0; i < names.size(); ++i) {
       std::string ext = file_extension(names[i]);
       if (ext == "nntxt" || ext == "prototxt") {
-        add_text(read(i), names[i]);
+        add_text(read(i, kMaxNetworkTextBytes), names[i]);
         has_network = true;
       }
     }
@@ -97,11 +110,11 @@ class ModelLoader {
     for (size_t i = 0; i < names.size(); ++i) {
       std::string ext = file_extension(names[i]);
       if (ext == "protobuf") {
-        add_binary(read(i), names[i]);
+        add_binary(read(i, kMaxFileBytes), names[i]);
       } else if (ext == "h5" && options_.parameters) {
-        add_parameters(nnp::read_h5_parameters(read(i), names[i]), names[i]);
+        add_parameters(nnp::read_h5_parameters(read(i, kMaxFileBytes), names[i], declared_check()), names[i]);
       } else if (ext == "optimizer" && options_.solver_states) {
-        state_files_.push_back({container, names[i], read(i)});
+        state_files_.push_back({container, names[i], read(i, kMaxFileBytes)});
       } else if (ext != "nntxt" && ext != "prototxt" && ext != "h5") {
         NN_LOG_DEBUG << "ignoring archive member '" << names[i] << "'";
       }
@@ -114,9 +127,27 @@ class ModelLoader {
       if (entry.is_regular_file()) names.push_back(entry.path().filename().string());
     std::sort(names.begin(), names.end());
     with_context(quoted(dir), [&] {
-      add_members(dir, names,
-                  [&](size_t i) { return read_file((std::filesystem::path(dir) / names[i]).string()); });
+      add_members(dir, names, [&](size_t i, uint64_t max_bytes) {
+        return read_file((std::filesystem::path(dir) / names[i]).string(), max_bytes);
+      });
     });
+  }
+
+  // Refuses a parameter whose element count contradicts a network read so far, before its data is read.
+  nnp::ParameterShapeCheck declared_check() const {
+    return [this](const std::string& name, const Shape& shape) {
+      for (const auto& net : proto_.network())
+        for (const auto& v : net.variable()) {
+          if (v.name() != name || v.type() != "Parameter" || v.shape().dim_size() == 0) continue;
+          Shape dims(v.shape().dim().begin(), v.shape().dim().end());
+          for (auto& d : dims) d = d < 0 ? 1 : d;
+          check_shape(dims, "variable " + quoted(name));
+          const int64_t declared = shape_size(dims);
+          NN_CHECK(declared == shape_size(shape))
+              << "shape " << to_string(shape) << " contradicts network " << quoted(net.name())
+              << ", which declares " << declared << " values";
+        }
+    };
   }
 
   void add_text(const std::string& text, const std::string& name) {
@@ -222,8 +253,12 @@ ir::Model load_model(const std::vector<std::string>& paths) { return load_model(
 ir::Model load_model(const std::vector<std::string>& paths, const LoadOptions& options) {
   NN_CHECK(!paths.empty()) << "no model file given";
   ModelLoader loader(options);
-  for (const auto& path : paths) loader.add_path(path);
-  return loader.finish();
+  std::string label;
+  for (const auto& path : paths) {
+    loader.add_path(path);
+    label += (label.empty() ? "" : " + ") + quoted(path);
+  }
+  return loader.finish(label);
 }
 
 void load_parameters_into(ir::Model& model, const std::string& path) {

@@ -14,7 +14,7 @@ namespace nn::formats::nnp {
 
 namespace {
 
-std::vector<ir::Parameter> read_parameters(hid_t file) {
+std::vector<ir::Parameter> read_parameters(hid_t file, const ParameterShapeCheck& check) {
   struct Found {
     int64_t index;
     std::string path;
@@ -40,6 +40,7 @@ std::vector<ir::Parameter> read_parameters(hid_t file) {
     ir::Parameter p;
     p.name = f.path;
     p.shape = h5::dataset_shape(dset.get());
+    if (check) with_context(what, [&] { check(p.name, p.shape); });
     p.data = h5::read_dataset_as_float(dset.get(), what);
     int64_t need_grad = 0;
     h5::read_int_attribute(dset.get(), "need_grad", &need_grad);
@@ -51,15 +52,16 @@ std::vector<ir::Parameter> read_parameters(hid_t file) {
 
 }  // namespace
 
-std::vector<ir::Parameter> read_h5_parameters(std::string_view bytes, const std::string& display_name) {
+std::vector<ir::Parameter> read_h5_parameters(std::string_view bytes, const std::string& display_name,
+                                              const ParameterShapeCheck& check) {
   h5::QuietErrors quiet;
   h5::Handle file = h5::open_image(bytes, display_name);  // names the file in its errors
-  return with_context("'" + display_name + "'", [&] { return read_parameters(file.get()); });
+  return with_context("'" + display_name + "'", [&] { return read_parameters(file.get(), check); });
 }
 
-std::vector<ir::Parameter> read_h5_parameters_file(const std::string& path) {
+std::vector<ir::Parameter> read_h5_parameters_file(const std::string& path, const ParameterShapeCheck& check) {
   std::string bytes = read_file(path);
-  return read_h5_parameters(bytes, path);
+  return read_h5_parameters(bytes, path, check);
 }
 
 std::string h5_parameters_image(const std::vector<ir::Parameter>& parameters) {

@@ -93,6 +93,16 @@ ir::Network expand_first_loop(const ir::Network& net, ExpandState& st) {
       out.variables.push_back(v);
       continue;
     }
+    // A parameter inside the loop whose name has no '{id}' marker (NNC files of 2017) is one parameter
+    // shared by every iteration, as upstream expands it; copying it under one name per iteration made
+    // the name lists grow exponentially with nested loops.
+    if (parameter && !st.old_parameter_naming && v.name.find("{" + id + "}") == std::string::npos) {
+      ir::Variable shared = v;
+      remove_id(shared.repeat_id, id);
+      if (st.original_parameters[v.name].empty()) st.original_parameters[v.name].push_back(v.name);
+      out.variables.push_back(std::move(shared));
+      continue;
+    }
     looped.insert(v.name);
     for (int64_t i = 0; i < times; ++i) {
       ir::Variable copy = v;

@@ -236,6 +236,50 @@ TEST(ExpandRepeat, LegacyParameterNamesSwitchToSuffixNaming) {
   EXPECT_EQ(expand_model(m).networks[0].variables[0].name, "w");
 }
 
+// NNC files of 2017 (12_residual_learning) name the parameters inside RepeatStart blocks without the
+// '{id}' marker: upstream shares one parameter across the iterations. Three nested loops of 8 stay small
+// (copying the name per iteration made the name lists grow as 8^depth and took gigabytes).
+TEST(ExpandRepeat, UnmarkedParametersInNestedLoopsAreSharedAcrossIterations) {
+  std::string text = "network { name: \"n\"\n";
+  const std::vector<std::string> ids = {"A", "B", "C"};
+  for (const auto& id : ids) text += "  repeat_info { id: \"" + id + "\" times: 8 }\n";
+  text += "  variable { name: \"x\" type: \"Buffer\" shape { dim: -1 dim: 4 } }\n"
+          "  variable { name: \"out\" type: \"Buffer\" shape { dim: -1 dim: 4 } }\n";
+  std::string in = "x", ids_attr;
+  for (size_t d = 0; d < ids.size(); ++d) {
+    ids_attr += " repeat_id: \"" + ids[d] + "\"";
+    const std::string h = "h" + ids[d], y = "y" + ids[d];
+    text += "  variable { name: \"" + h + "\" type: \"Buffer\"" + ids_attr + " shape { dim: -1 dim: 4 } }\n";
+    text += "  variable { name: \"" + y + "\" type: \"Buffer\"" + ids_attr + " shape { dim: -1 dim: 4 } }\n";
+    text += "  function { name: \"start" + ids[d] + "\" type: \"RepeatStart\"" + ids_attr + " input: \"" + in +
+            "\" input: \"" + y + "\" output: \"" + h + "\" repeat_param { repeat_id: \"" + ids[d] + "\" times: 8 } }\n";
+    in = h;
+  }
+  text += "  variable { name: \"conv/W\" type: \"Parameter\"" + ids_attr + " shape { dim: 4 dim: 4 } }\n";
+  text += "  function { name: \"fc\" type: \"Affine\"" + ids_attr + " input: \"" + in +
+          "\" input: \"conv/W\" output: \"yC\" affine_param { base_axis: 1 } }\n";
+  // Close the loops from the innermost: RepeatEnd of C gives yB, of B gives yA, of A gives out.
+  const std::vector<std::pair<std::string, std::string>> ends = {{"yC", "yB"}, {"yB", "yA"}, {"yA", "out"}};
+  std::string end_ids = ids_attr;
+  for (size_t d = 0; d < ids.size(); ++d) {
+    const std::string id = ids[ids.size() - 1 - d];
+    text += "  function { name: \"end" + id + "\" type: \"RepeatEnd\"" + end_ids + " input: \"" + ends[d].first +
+            "\" output: \"" + ends[d].second + "\" repeat_param { repeat_id: \"" + id + "\" times: 8 } }\n";
+    end_ids = end_ids.substr(0, end_ids.rfind(" repeat_id:"));
+  }
+  text += "}\noptimizer { name: \"o\" network_name: \"n\" parameter_variable { variable_name: \"conv/W\" } }\n";
+  ir::Model e = expand_model(parse_nntxt(text, "nested_2017.nntxt"));
+  const ir::Network& n = e.networks[0];
+  size_t parameters = 0, affines = 0;
+  for (const auto& v : n.variables) parameters += v.type == "Parameter";
+  for (const auto& f : n.functions) affines += f.type == "Affine";
+  EXPECT_EQ(parameters, 1u);
+  EXPECT_EQ(affines, 512u);
+  for (const auto& f : n.functions) EXPECT_EQ(f.inputs.at(1), "conv/W") << f.name;
+  ASSERT_EQ(e.optimizers[0].parameter_variable.size(), 1u);
+  EXPECT_EQ(e.optimizers[0].parameter_variable[0].variable_name, "conv/W");
+}
+
 TEST(ExpandRepeat, AbsurdLoopSizesAreRefusedBeforeCopying) {
   ir::Model m = parse_nntxt(
       R"(network { name: "n" repeat_info { id: "A" times: 5000 } repeat_info { id: "B" times: 5000 }

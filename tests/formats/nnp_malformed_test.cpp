@@ -1,5 +1,8 @@
 // Malformed inputs for every reader: each must be an nn::Error (kInvalid) naming the file and the problem.
 #include <gtest/gtest.h>
+#include <zip.h>
+
+#include <filesystem>
 
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/hdf5_file.hpp"
@@ -151,6 +154,54 @@ TEST(MalformedNnp, H5DatasetClaimingMoreThanItStores) {
   }
   expect_contains(error_of([&] { nnp::read_h5_parameters(image, "bomb.h5"); }),
                   {"'bomb.h5': parameter 'w': 1099511627776 elements claimed but only 0 bytes stored"});
+}
+
+// A network text that inflates beyond the network-text limit is refused from its declared size, before
+// any of it is inflated (a 1 MB archive of 1 GiB of spaces).
+TEST(MalformedNnp, NetworkTextBombIsRefusedBeforeInflating) {
+  ScratchDir dir;
+  zip_error_t error;
+  zip_error_init(&error);
+  int code = 0;
+  struct zip* archive = zip_open(dir.path("bomb.nnp").c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+  ASSERT_NE(archive, nullptr);
+  // A zip source that yields 300 MiB of spaces without holding them: libzip deflates it.
+  const std::string spaces(size_t(300) << 20, ' ');
+  zip_source_t* src = zip_source_buffer(archive, spaces.data(), spaces.size(), 0);
+  ASSERT_GE(zip_file_add(archive, "network.nntxt", src, ZIP_FL_ENC_UTF_8), 0);
+  ASSERT_EQ(zip_close(archive), 0);
+  EXPECT_LT(std::filesystem::file_size(dir.path("bomb.nnp")), uint64_t(2) << 20);
+  expect_contains(error_of([&] { load_model({dir.path("bomb.nnp")}); }),
+                  {"bomb.nnp': member 'network.nntxt': declared size 314572800 bytes exceeds the limit of 268435456"});
+}
+
+// A parameter whose size contradicts the network is refused before its (compressed) data is inflated.
+TEST(MalformedNnp, ParameterContradictingTheNetworkIsRefusedBeforeReading) {
+  ScratchDir dir;
+  const std::string net = "network {\n  name: \"n\"\n  variable { name: \"w\" type: \"Parameter\" shape { dim: 1 } }\n}\n";
+  std::string h5 = nnp::h5_parameters_image({{"w", {305}, std::vector<float>(305, 1.f), true}});
+  write_zip(dir.path("m.nnp"), {{"network.nntxt", net}, {"parameter.h5", h5}});
+  expect_contains(error_of([&] { load_model({dir.path("m.nnp")}); }),
+                  {"m.nnp': 'parameter.h5': parameter 'w': shape (305,) contradicts network 'n', which declares 1 values"});
+  // The same contradiction from a protobuf parameter (data already in memory) is refused after merging.
+  write_zip(dir.path("p.nnp"), {{"network.nntxt", net}, {"parameter.protobuf", parameter_protobuf({305}, 305)}});
+  expect_contains(error_of([&] { load_model({dir.path("p.nnp")}); }),
+                  {"p.nnp': network 'n': parameter 'w' holds 305 values (305,) but the network declares (1,)"});
+}
+
+TEST(MalformedNnp, VariableWithTwoProducersBlamesTheSecond) {
+  ScratchDir dir;
+  const std::string net = R"(network {
+  name: "n"
+  variable { name: "x" type: "Buffer" shape { dim: -1 dim: 2 } }
+  variable { name: "y" type: "Buffer" shape { dim: -1 dim: 2 } }
+  function { name: "first" type: "ReLU" input: "x" output: "y" }
+  function { name: "second" type: "Tanh" input: "x" output: "y" }
+}
+)";
+  write_file_atomic(dir.path("two.nntxt"), net);
+  expect_contains(error_of([&] { load_model({dir.path("two.nntxt")}); }),
+                  {"network 'n': function 'second' (Tanh): output 'y' is already the output of function 'first' (ReLU)"});
 }
 
 TEST(MalformedNnp, UnsupportedOrMissingFiles) {

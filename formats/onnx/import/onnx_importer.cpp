@@ -1,4 +1,5 @@
 // ONNX graph walk: opset and operator checks, initializers, inputs, one rule per node, executor exec_0.
+#include "formats/common/out_of_memory.hpp"
 #include "formats/onnx/import/onnx_importer.hpp"
 
 #include <filesystem>
@@ -122,7 +123,9 @@ ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string&
 ir::Model import_model(const std::string& path) {
   const ::onnx::ModelProto model = load_model_proto(path);
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
-  return with_context(quoted(path), [&] { return import_model_proto(model, base_dir.empty() ? "." : base_dir); });
+  return naming_out_of_memory(quoted(path), [&] {
+    return with_context(quoted(path), [&] { return import_model_proto(model, base_dir.empty() ? "." : base_dir); });
+  });
 }
 
 }  // namespace nn::formats::onnx
