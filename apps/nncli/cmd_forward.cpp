@@ -97,7 +97,7 @@ int run_forward(const ForwardOptions& opt) {
   if (ext == ".csv") {
     source = ds::CsvDataSource::open(opt.dataset, ds::CsvDatasetOptions{normalize});
     table = ds::result_table_from_csv(opt.dataset, opt.replace_path);
-  } else if (ext == ".cache") {
+  } else if (ext == ".cache" || fs::is_directory(opt.dataset)) {  // train's caches need not end in .cache
     source = ds::CacheDataSource::open(opt.dataset, ds::CacheDatasetOptions{normalize});
     table = ds::result_table_from_cache(opt.dataset, source->size());
   } else {

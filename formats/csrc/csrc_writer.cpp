@@ -1,6 +1,8 @@
 // CSRC files around the inference code: parameter arrays, the public header, the example main, GNUmakefile.
 #include "formats/csrc/csrc_writer.hpp"
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -161,8 +163,26 @@ std::vector<CsrcFile> generate_csrc(const nn::ir::Model& model, int64_t batch_si
 void write_csrc(const nn::ir::Model& model, const std::string& dir, int64_t batch_size) {
   NN_CHECK(std::filesystem::is_directory(dir))
       << "'" << dir << "': CSRC output must be an existing directory";
-  for (const CsrcFile& f : generate_csrc(model, batch_size))
-    nn::formats::write_file_atomic((std::filesystem::path(dir) / f.name).string(), f.content);
+  namespace fs = std::filesystem;
+  const std::vector<CsrcFile> files = generate_csrc(model, batch_size);
+  // Every file is written into a staging folder inside dir first and renamed into place only when all
+  // are written: a full disk leaves dir as it was, never a partial set of sources.
+  std::string stage_name = (fs::path(dir) / ".csrc.tmp.XXXXXX").string();
+  NN_CHECK(::mkdtemp(stage_name.data()) != nullptr)
+      << "'" << dir << "': cannot create a staging folder: " << std::strerror(errno);
+  const fs::path stage(stage_name);
+  std::error_code ec;
+  try {
+    for (const CsrcFile& f : files) nn::formats::write_file_atomic((stage / f.name).string(), f.content);
+    for (const CsrcFile& f : files) {
+      fs::rename(stage / f.name, fs::path(dir) / f.name, ec);
+      NN_CHECK(!ec) << "'" << (fs::path(dir) / f.name).string() << "': cannot replace it: " << ec.message();
+    }
+  } catch (...) {
+    fs::remove_all(stage, ec);
+    throw;
+  }
+  fs::remove_all(stage, ec);
 }
 
 }  // namespace nn::formats::csrc

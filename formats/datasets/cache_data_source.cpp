@@ -191,7 +191,7 @@ void write_npy_cache(const DataSource& source, const std::string& dir, const Cac
   const int64_t per_file = std::max<int64_t>(1, options.samples_per_file);
   const auto& vars = source.variables();
   const auto& shapes = source.shapes();
-  std::ofstream index(dir + "/cache_index.csv", std::ios::binary);
+  std::string index;  // every file is written atomically and checked: a full disk is an error, not 0 bytes
   std::vector<std::vector<float>> sample(vars.size());
   std::vector<float*> ptrs(vars.size());
   for (size_t v = 0; v < vars.size(); ++v) sample[v].resize(size_t(shape_size(shapes[v])));
@@ -212,15 +212,16 @@ void write_npy_cache(const DataSource& source, const std::string& dir, const Cac
     }
     char name[64];
     std::snprintf(name, sizeof(name), "cache_%08lld_%08lld.npy", (long long)start, (long long)(end - 1));
-    std::ofstream(dir + "/" + name, std::ios::binary) << bytes;
-    index << name << "," << (end - start) << "\n";
+    write_file_atomic(dir + "/" + name, bytes);
+    index += std::string(name) + "," + std::to_string(end - start) + "\n";
   }
-  std::ofstream info(dir + "/cache_info.csv", std::ios::binary);
-  for (const auto& v : vars) info << v << "\n";
-  std::ofstream order_file(dir + "/order.csv", std::ios::binary);
-  for (int64_t p = 0; p < n; ++p) order_file << p << "," << order[size_t(p)] << "\n";
-  if (!options.original_csv.empty())
-    fs::copy_file(options.original_csv, dir + "/original.csv", fs::copy_options::overwrite_existing);
+  std::string info, order_text;
+  for (const auto& v : vars) info += v + "\n";
+  for (int64_t p = 0; p < n; ++p) order_text += std::to_string(p) + "," + std::to_string(order[size_t(p)]) + "\n";
+  write_file_atomic(dir + "/cache_info.csv", info);
+  write_file_atomic(dir + "/order.csv", order_text);
+  if (!options.original_csv.empty()) write_file_atomic(dir + "/original.csv", read_file(options.original_csv));
+  write_file_atomic(dir + "/cache_index.csv", index);  // last: a cache with an index is complete
 }
 
 }  // namespace nn::formats::datasets

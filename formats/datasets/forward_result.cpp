@@ -87,8 +87,7 @@ ForwardResultWriter::ForwardResultWriter(ResultTable table, std::string outdir, 
       std_header_(std_header) {
   fs::create_directories(outdir_);
   csv_path_ = (fs::path(outdir_) / outfile).string();
-  csv_.open(csv_path_, std::ios::binary | std::ios::trunc);
-  NN_CHECK(csv_.good()) << "'" << csv_path_ << "': cannot create the result file";
+  csv_ = std::make_unique<AtomicFile>(csv_path_);
 }
 
 namespace {
@@ -124,7 +123,7 @@ void ForwardResultWriter::write_header(const std::vector<ResultOutput>& outputs)
       for (int64_t d = 0; d < dim; ++d) header.push_back(o.data_name + "__" + std::to_string(d));
     }
   }
-  csv_ << format_csv_row(header) << "\n";
+  csv_->write(format_csv_row(header) + "\n");
   header_written_ = true;
 }
 
@@ -140,13 +139,13 @@ std::string ForwardResultWriter::write_file(int64_t output_index, int64_t i, int
   fs::create_directories(full.parent_path());
   const Shape& s = out.sample_shape;
   if (kind == Kind::kCsvFile) {
-    std::ofstream f(full, std::ios::binary | std::ios::trunc);
-    NN_CHECK(f.good()) << "'" << full.string() << "': cannot create the file";
+    std::string text;
     for (int64_t r = 0; r < s[0]; ++r) {
       std::vector<std::string> cells;
       for (int64_t c = 0; c < s[1]; ++c) cells.push_back(format_float32(out.data[r * s[1] + c]));
-      f << format_csv_row(cells) << "\n";
+      text += format_csv_row(cells) + "\n";
     }
+    write_file_atomic(full.string(), text);
   } else {
     const int64_t channels = s[0], h = s[1], w = s[2], plane = h * w;
     const bool rgb = channels == 3;
@@ -188,13 +187,11 @@ void ForwardResultWriter::add_sample(int64_t i, const std::vector<ResultOutput>&
   if (i >= int64_t(table_.order.size())) return;
   std::vector<std::string> row = table_.rows[size_t(table_.order[size_t(i)])];
   row.insert(row.end(), cells.begin(), cells.end());
-  csv_ << format_csv_row(row) << "\n";
+  csv_->write(format_csv_row(row) + "\n");
 }
 
 void ForwardResultWriter::close() {
-  csv_.flush();
-  NN_CHECK(csv_.good()) << "'" << csv_path_ << "': write failed";
-  csv_.close();
+  csv_->commit();
 }
 
 }  // namespace nn::formats::datasets

@@ -3,9 +3,11 @@
 #pragma once
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "formats/common/atomic_file.hpp"
 #include "nn/core/shape.hpp"
 
 namespace nn::formats::datasets {
@@ -54,7 +56,7 @@ class ForwardResultWriter {
   std::string outdir_, result_outdir_, csv_path_;
   bool std_header_ = false;
   bool header_written_ = false;
-  std::ofstream csv_;
+  std::unique_ptr<AtomicFile> csv_;  // output_result.csv appears only when close() succeeds
 };
 
 }  // namespace nn::formats::datasets

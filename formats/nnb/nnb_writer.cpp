@@ -241,6 +241,17 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
     n.outputs.push_back(var_index(o.variable_name, "output variable"));
     if (int b = buffer_of[n.outputs.back()]; b >= 0) end[size_t(b)] = num_functions;
   }
+  // nnabla-c-runtime's BatchMatmul adds its products into the output buffer without zeroing it first, so
+  // the buffer must never have held another variable: live for the whole network, it gets a slot of its
+  // own (the runtime allocates buffers zeroed).
+  for (const auto& f : net->functions) {
+    if (f.type != "BatchMatmul") continue;
+    for (const auto& name : f.outputs)
+      if (const int b = buffer_of[index.at(name)]; b >= 0) {
+        begin[size_t(b)] = 0;
+        end[size_t(b)] = num_functions;
+      }
+  }
   std::vector<std::vector<int>> live(size_t(std::max(num_functions, 1)));
   for (size_t b = 0; b < buffer_sizes.size(); ++b)
     for (int k = std::max(begin[b], 0); begin[b] >= 0 && k <= end[b] && k < int(live.size()); ++k)

@@ -101,6 +101,16 @@ TEST(ForwardCli, CacheWithoutOriginalCsvNamesSamplesByIndex) {
     EXPECT_NEAR(std::stod(rows[1].cells[size_t(k) + 1]), golden[size_t(k)], 1e-6 + 1e-4 * std::fabs(golden[size_t(k)]));
 }
 
+// A cache directory whose name does not end in .cache (train's own caches, conv_dataset outputs) is read.
+TEST(ForwardCli, CacheDirectoryWithAnyName) {
+  if (kNncli.empty()) GTEST_SKIP() << "nncli is not built in this tree";
+  const std::string cache = nn::test::scratch_dir("fwd_named_cache") + "/valid_data";
+  std::filesystem::copy(nn::test::testdata("golden/training/digits_mlp_sgd/cache/valid.cache"), cache,
+                        std::filesystem::copy_options::recursive);
+  const std::string out = nn::test::scratch_dir("fwd_named");
+  expect_golden_rows(run_forward("'" + cache + "'", "", out));
+}
+
 TEST(ForwardCli, BadDatasetFails) {
   if (kNncli.empty()) GTEST_SKIP() << "nncli is not built in this tree";
   const std::string out = nn::test::scratch_dir("fwd_bad");

@@ -96,6 +96,33 @@ TEST(NnbWriter, Fixed16ParametersDeriveTheirPointPosition) {
     EXPECT_NEAR(back.parameters[0].data[k], tiny_model().parameters[0].data[k], 1.0 / (1 << 14));
 }
 
+// nnabla-c-runtime's BatchMatmul accumulates into its output: that output never reuses the buffer of an
+// earlier variable (x and r1 are dead by then and would otherwise lend theirs).
+TEST(NnbWriter, BatchMatmulOutputGetsABufferOfItsOwn) {
+  nn::ir::Model m = tiny_model();
+  nn::ir::Network& n = m.networks[0];
+  n.variables = {{"x", "Buffer", {}, {-1, 2, 3}, {}},  {"r1", "Buffer", {}, {-1, 2, 3}, {}},
+                 {"r2", "Buffer", {}, {-1, 2, 3}, {}}, {"y", "Buffer", {}, {-1, 2, 2}, {}},
+                 {"z", "Buffer", {}, {-1, 2, 2}, {}}};
+  auto op = [](const char* name, const char* type, std::vector<std::string> in, std::string out) {
+    nn::ir::Function f;
+    f.name = name;
+    f.type = type;
+    f.inputs = std::move(in);
+    f.outputs = {std::move(out)};
+    return f;
+  };
+  nn::ir::Function bmm = op("bmm", "BatchMatmul", {"r2", "r2"}, "y");
+  bmm.attrs.set("transpose_a", false);
+  bmm.attrs.set("transpose_b", true);
+  n.functions = {op("relu1", "ReLU", {"x"}, "r1"), op("relu2", "ReLU", {"r1"}, "r2"), bmm, op("relu3", "ReLU", {"y"}, "z")};
+  m.parameters.clear();
+  m.executors[0].output_variable = {{"z", "", "z"}};
+  const NnbNetwork nnb = build_nnb(m, NnbExportOptions{});
+  const int32_t y_buffer = nnb.variables[3].data_index;
+  for (int v : {0, 1, 2}) EXPECT_NE(nnb.variables[size_t(v)].data_index, y_buffer) << "variable " << v;
+}
+
 TEST(NnbWriter, FixedBufferNeedsPointPosition) {
   NnbExportOptions o;
   o.settings.variables["y"] = parse_variable_type("FIXED8", "test");

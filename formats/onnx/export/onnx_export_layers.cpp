@@ -1,5 +1,6 @@
 // ONNX export rules for layers: Affine, convolutions, pooling, batch normalization, softmax, PReLU, matmul.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "formats/onnx/export/onnx_emitter.hpp"
@@ -13,11 +14,31 @@ Shape concat(Shape a, const Shape& b) {
   return a;
 }
 
+// The weight BinaryWeightAffine applies, as its forward computes it from the float weight W (inner, outs):
+// sign(W) (0 -> quantize_zero_to) times alpha = mean |W| of each output column.
+std::vector<float> binary_weight_affine_weight(const ir::Function& f, const ir::Parameter& w, int64_t inner, int64_t outs) {
+  const float zero_to = float(f.attrs.get_float("quantize_zero_to", 1.0));
+  std::vector<double> alpha(size_t(outs), 0.0);
+  for (int64_t i = 0; i < inner; ++i)
+    for (int64_t o = 0; o < outs; ++o) alpha[size_t(o)] += std::fabs(w.data[size_t(i * outs + o)]);
+  std::vector<float> out(w.data.size());
+  for (int64_t i = 0; i < inner; ++i)
+    for (int64_t o = 0; o < outs; ++o) {
+      const float v = w.data[size_t(i * outs + o)];
+      const float sign = v > 0.f ? 1.f : v < 0.f ? -1.f : zero_to;
+      out[size_t(i * outs + o)] = sign * float(alpha[size_t(o)] / double(inner));
+    }
+  return out;
+}
+
 void emit_affine(Emitter& e, const ir::Function& f) {
-  bool binary = f.type == "BinaryConnectAffine";  // (x, weight, binary_weight, bias): use the binarised one
+  // BinaryConnectAffine (x, weight, binary_weight, bias): the binarised weight; BinaryWeightAffine
+  // (x, weight, binary_weight, alpha, bias): the scaled binary weight, folded into one initializer.
+  const bool binary = f.type == "BinaryConnectAffine";
+  const bool scaled = f.type == "BinaryWeightAffine";
   const std::string& x = f.inputs.at(0);
-  const std::string& w = f.inputs.at(binary ? 2 : 1);
-  size_t bias_index = binary ? 3 : 2;
+  const std::string& w = f.inputs.at(binary || scaled ? 2 : 1);
+  size_t bias_index = scaled ? 4 : binary ? 3 : 2;
   const Shape& xs = e.shape(x);
   int64_t b = f.attrs.get_int("base_axis", 1);
   NN_CHECK(b >= 0 && b < int64_t(xs.size())) << "base_axis " << b << " out of range for input " << xs;
@@ -30,13 +51,18 @@ void emit_affine(Emitter& e, const ir::Function& f) {
   std::string a = x;
   if (xs.size() != size_t(2) || b != 1) a = e.reshape(x, {rows, inner});
   bool snpe = e.dialect() == Dialect::kSnpe;
+  NN_CHECK(!scaled || (e.is_parameter(f.inputs.at(1)) && e.is_parameter(w)))
+      << "weight '" << f.inputs.at(1) << "' must be a parameter for ONNX export";
   if (e.is_parameter(w)) {
+    std::vector<float> data =
+        scaled ? binary_weight_affine_weight(f, *e.parameter(f.inputs.at(1)), inner, outs) : e.parameter(w)->data;
     if (snpe) {
-      const ir::Parameter* p = e.parameter(w);
-      std::vector<float> t(p->data.size());
+      std::vector<float> t(data.size());
       for (int64_t i = 0; i < inner; ++i)
-        for (int64_t o = 0; o < outs; ++o) t[o * inner + i] = p->data[i * outs + o];
+        for (int64_t o = 0; o < outs; ++o) t[o * inner + i] = data[i * outs + o];
       e.replace_parameter_data(w, {outs, inner}, std::move(t));
+    } else if (scaled) {
+      e.replace_parameter_data(w, {inner, outs}, std::move(data));
     } else {
       e.reshape_parameter(w, {inner, outs});
     }
@@ -299,7 +325,7 @@ void emit_batch_matmul(Emitter& e, const ir::Function& f) {
 }  // namespace
 
 void add_layer_rules(std::vector<Rule>& rules) {
-  for (const char* t : {"Affine", "BinaryConnectAffine"}) rules.push_back({t, 6, emit_affine});
+  for (const char* t : {"Affine", "BinaryConnectAffine", "BinaryWeightAffine"}) rules.push_back({t, 6, emit_affine});
   for (const char* t : {"Convolution", "BinaryConnectConvolution", "DepthwiseConvolution", "Deconvolution",
                         "DepthwiseDeconvolution"})
     rules.push_back({t, 6, emit_conv});

@@ -12,6 +12,17 @@ namespace nn::formats::onnx {
 
 namespace {
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// Throws unless attribute a holds one of the expected types (a Softmax axis given as a string must not
+// read as 0). Files of IR version 1 leave `type` unset: those are taken as written.
+void expect_type(const ::onnx::AttributeProto& a, std::initializer_list<::onnx::AttributeProto::AttributeType> ok) {
+  if (a.type() == ::onnx::AttributeProto::UNDEFINED) return;
+  for (auto t : ok)
+    if (a.type() == t) return;
+  NN_FAIL(ErrorCode::kInvalid) << "attribute " << quoted(a.name()) << " is of type "
+                               << ::onnx::AttributeProto::AttributeType_Name(a.type()) << ", expected "
+                               << ::onnx::AttributeProto::AttributeType_Name(*ok.begin());
+}
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------
@@ -23,29 +34,36 @@ const ::onnx::AttributeProto* NodeView::find(const std::string& name) const {
 
 int64_t NodeView::get_int(const std::string& name, int64_t def) const {
   const auto* a = find(name);
-  return a ? a->i() : def;
+  if (!a) return def;
+  expect_type(*a, {::onnx::AttributeProto::INT});
+  return a->i();
 }
 
 float NodeView::get_float(const std::string& name, float def) const {
   const auto* a = find(name);
   if (!a) return def;
+  expect_type(*a, {::onnx::AttributeProto::FLOAT, ::onnx::AttributeProto::INT});
   return a->type() == ::onnx::AttributeProto::INT ? float(a->i()) : a->f();
 }
 
 std::string NodeView::get_string(const std::string& name, const std::string& def) const {
   const auto* a = find(name);
-  return a ? a->s() : def;
+  if (!a) return def;
+  expect_type(*a, {::onnx::AttributeProto::STRING});
+  return a->s();
 }
 
 std::vector<int64_t> NodeView::get_ints(const std::string& name, const std::vector<int64_t>& def) const {
   const auto* a = find(name);
   if (!a) return def;
+  expect_type(*a, {::onnx::AttributeProto::INTS});
   return std::vector<int64_t>(a->ints().begin(), a->ints().end());
 }
 
 std::vector<float> NodeView::get_floats(const std::string& name, const std::vector<float>& def) const {
   const auto* a = find(name);
   if (!a) return def;
+  expect_type(*a, {::onnx::AttributeProto::FLOATS});
   return std::vector<float>(a->floats().begin(), a->floats().end());
 }
 
