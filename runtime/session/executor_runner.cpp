@@ -67,6 +67,7 @@ ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executo
 }
 
 const nn::Shape& ExecutorRunner::input_shape(size_t i) const { return inputs_.at(i)->shape(); }
+const nn::Shape& ExecutorRunner::output_shape(size_t i) const { return outputs_.at(i)->shape(); }
 
 void ExecutorRunner::set_input(size_t i, const std::vector<float>& values) {
   nn::VariablePtr var = inputs_.at(i);
