@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "help_format.hpp"
 #include "mpi_communicator.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   nncli::ensure_thread_policy(argv);
   CLI::App app{"nncli: train, run and convert nnabla models (compatible with nnabla_cli)", "nncli"};
   app.require_subcommand(1);
+  app.formatter(std::make_shared<nncli::WrappingFormatter>());  // help fits 80 columns
   int verbose = 0;
   bool quiet = false;
   bool mpi = false;
