@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # cmake --install into a temporary prefix holds exactly the public files; examples/cpp_infer builds against
-# it with find_package(nncli) and with pkg-config, and both print sample_models/mlp's expected outputs.
+# it with find_package(nncli) and with pkg-config, and both print sample_models/mlp's expected outputs, from
+# the .nnp and from the .onnx and .nnb the installed nncli converts it to.
 # Usage: install_example.sh BUILD_DIR SOURCE_DIR CMAKE_GENERATOR CXX_COMPILER
 set -euo pipefail
 build=$1 src=$2 generator=$3 cxx=$4
@@ -22,10 +23,10 @@ leaked=$(nm -D --defined-only -C "$prefix/lib/libnncli.so" | awk '$2 ~ /[TWVDBR]
 "$prefix/bin/nncli" version | grep -q "Version:" || fail "installed nncli version"
 grep -q "complete -o default -F _nncli nncli" "$prefix/share/bash-completion/completions/nncli" || fail "completion"
 
-# check_output FILE: "y (2, 3): v1 ... v6" matches the two expected samples within 1e-5.
+# check_output FILE: "NAME (2, 3): v1 ... v6" matches the two expected samples within 1e-5.
 check_output() {
   expected=$(od -An -f -v "$mlp/expected_output_b2_0.bin" "$mlp/expected_output_b2_1.bin" | tr -s ' \n' ' ')
-  grep -q '^y (2, 3):' "$1" || fail "$(cat "$1")"
+  grep -q '^[^ ]* (2, 3):' "$1" || fail "$(cat "$1")"
   awk -v e="$expected" 'BEGIN {n = split(e, want, " ")} {sub(/^[^:]*: /, ""); m = split($0, got, " ")}
     END {if (m != n) {print "FAIL: " m " values, expected " n; exit 1}
          for (i = 1; i <= n; i++) if ((got[i] - want[i])^2 > 1e-10) {print "FAIL: value " i ": " got[i] " != " want[i]; exit 1}}' "$1"
@@ -36,6 +37,12 @@ cmake -S "$src/examples/cpp_infer" -B "$work/example" -G "$generator" -DCMAKE_CX
 cmake --build "$work/example" >"$work/build.log" || { cat "$work/build.log"; fail "example build"; }
 "$work/example/cpp_infer" "$mlp/mlp.nnp" "$mlp/input_b2.bin" -b 2 >"$work/cmake_out.txt"
 check_output "$work/cmake_out.txt"
+"$prefix/bin/nncli" -q convert --onnx-dynamic-batch "$mlp/mlp.nnp" "$work/mlp.onnx"
+"$prefix/bin/nncli" -q convert -b 2 "$mlp/mlp.nnp" "$work/mlp.nnb"
+for model in mlp.onnx mlp.nnb; do
+  "$work/example/cpp_infer" "$work/$model" "$mlp/input_b2.bin" -b 2 >"$work/$model.txt"
+  check_output "$work/$model.txt"
+done
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 "$cxx" -std=c++17 "$src/examples/cpp_infer/main.cpp" -o "$work/cpp_infer_pc" $(pkg-config --cflags --libs nncli)
