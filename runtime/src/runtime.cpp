@@ -109,7 +109,7 @@ void Model::set_input(size_t index, const float* data, size_t count) {
                                          << nn::to_string(nn::Shape(v.shape.begin(), v.shape.end()))
                                          << " needs " << v.size() << " values, but " << count << " were given";
     NN_CHECK(data != nullptr || count == 0) << "input " << single_quoted(v.name) << ": no data";
-    impl_->runner->set_input(index, std::vector<float>(data, data + count));
+    impl_->runner->set_input(index, data, count);
   });
 }
 

@@ -17,10 +17,10 @@ for pkg in libc6 libstdc++6 libgomp1 libprotobuf; do
 done
 files=$(dpkg-deb -c "$deb")
 for f in ./usr/bin/nncli ./usr/include/nncli/runtime.hpp ./usr/share/bash-completion/completions/nncli \
-         ./usr/lib/pkgconfig/nncli.pc; do
+         ./usr/lib/cmake/nncli/nncli-config.cmake; do
   grep -q " $f\$" <<<"$files" || fail "$f not in the package"
 done
-grep -q "/libnncli.so" <<<"$files" || fail "libnncli.so not in the package"
+grep -qE "/libnncli\.(so|a)$" <<<"$files" || fail "libnncli not in the package"
 
 dpkg -x "$deb" "$work/root"
 "$work/root/usr/bin/nncli" version >"$work/version.txt" || fail "nncli version from the package"

@@ -11,15 +11,22 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 cmake --build "$build" --target nncli nncli_runtime nncli_completion >"$work/build.log" || { cat "$work/build.log"; fail "build"; }
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
-for f in bin/nncli lib/libnncli.so include/nncli/runtime.hpp lib/cmake/nncli/nncli-config.cmake \
-         lib/cmake/nncli/nncli-config-version.cmake lib/pkgconfig/nncli.pc share/bash-completion/completions/nncli; do
+for f in bin/nncli include/nncli/runtime.hpp lib/cmake/nncli/nncli-config.cmake \
+         lib/cmake/nncli/nncli-config-version.cmake share/bash-completion/completions/nncli; do
   [[ -e $prefix/$f ]] || fail "$f not installed"
 done
 headers=$(cd "$prefix/include" && find . -type f | sort)
 [[ $headers == ./nncli/runtime.hpp ]] || fail "unexpected public headers: $headers"
-# libnncli exports the API (namespace nncli) and nothing of the engine or its dependencies.
-leaked=$(nm -D --defined-only -C "$prefix/lib/libnncli.so" | awk '$2 ~ /[TWVDBR]/' | grep -v ' nncli::' || true)
-[[ -z $leaked ]] || fail "libnncli exports more than the API: $(head -3 <<<"$leaked")"
+shared=0
+if [[ -e $prefix/lib/libnncli.so ]]; then  # the default; BUILD_SHARED_LIBS=OFF installs libnncli.a
+  shared=1
+  [[ -e $prefix/lib/pkgconfig/nncli.pc ]] || fail "lib/pkgconfig/nncli.pc not installed"
+  # libnncli exports the API (namespace nncli) and nothing of the engine or its dependencies.
+  leaked=$(nm -D --defined-only -C "$prefix/lib/libnncli.so" | awk '$2 ~ /[TWVDBR]/' | grep -v ' nncli::' || true)
+  [[ -z $leaked ]] || fail "libnncli exports more than the API: $(head -3 <<<"$leaked")"
+else
+  [[ -e $prefix/lib/libnncli.a ]] || fail "neither lib/libnncli.so nor lib/libnncli.a installed"
+fi
 "$prefix/bin/nncli" version | grep -q "Version:" || fail "installed nncli version"
 grep -q "complete -o default -F _nncli nncli" "$prefix/share/bash-completion/completions/nncli" || fail "completion"
 
@@ -43,9 +50,20 @@ for model in mlp.onnx mlp.nnb; do
   "$work/example/cpp_infer" "$work/$model" "$mlp/input_b2.bin" -b 2 >"$work/$model.txt"
   check_output "$work/$model.txt"
 done
+# The API's error is the CLI's line, with the same status.
+bad=$src/tests/cli/data/truncated.nnp
+set +e
+"$work/example/cpp_infer" "$bad" 2>"$work/api_err.txt"; api_status=$?
+"$prefix/bin/nncli" -q infer "$bad" "$mlp/input_b2.bin" 2>"$work/cli_err.txt"; cli_status=$?
+set -e
+api_err=$(sed 's/^cpp_infer: error: //' "$work/api_err.txt") cli_err=$(sed 's/^nncli: error: //' "$work/cli_err.txt")
+[[ -n $api_err && $api_err == "$cli_err" && $api_status == "$cli_status" ]] ||
+  fail "API error '$api_err' ($api_status) differs from the CLI's '$cli_err' ($cli_status)"
 
-export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
-"$cxx" -std=c++17 "$src/examples/cpp_infer/main.cpp" -o "$work/cpp_infer_pc" $(pkg-config --cflags --libs nncli)
-"$work/cpp_infer_pc" "$mlp/mlp.nnp" "$mlp/input_b2.bin" -b 2 >"$work/pc_out.txt"
-check_output "$work/pc_out.txt"
-echo "ok: installed to a temporary prefix; cpp_infer (find_package and pkg-config) prints $(cat "$work/cmake_out.txt")"
+if [[ $shared == 1 ]]; then
+  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+  "$cxx" -std=c++17 "$src/examples/cpp_infer/main.cpp" -o "$work/cpp_infer_pc" $(pkg-config --cflags --libs nncli)
+  "$work/cpp_infer_pc" "$mlp/mlp.nnp" "$mlp/input_b2.bin" -b 2 >"$work/pc_out.txt"
+  check_output "$work/pc_out.txt"
+fi
+echo "ok: installed to a temporary prefix; cpp_infer (find_package, and pkg-config for libnncli.so) prints $(cat "$work/cmake_out.txt")"

@@ -68,7 +68,7 @@ class NNCLI_API Model {
   explicit Model(const std::string& file, const ModelOptions& options = {})
       : Model(std::vector<std::string>{file}, options) {}
   ~Model();
-  Model(Model&&) noexcept;
+  Model(Model&&) noexcept;  // a moved-from Model may only be destroyed or assigned to
   Model& operator=(Model&&) noexcept;
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
