@@ -20,7 +20,7 @@ for f in ./usr/bin/nncli ./usr/include/nncli/runtime.hpp ./usr/share/bash-comple
          ./usr/lib/cmake/nncli/nncli-config.cmake; do
   grep -q " $f\$" <<<"$files" || fail "$f not in the package"
 done
-grep -qE "/libnncli\.(so|a)$" <<<"$files" || fail "libnncli not in the package"
+grep -qE "/libnncli\.(so|a)( |$)" <<<"$files" || fail "libnncli not in the package"
 
 dpkg -x "$deb" "$work/root"
 "$work/root/usr/bin/nncli" version >"$work/version.txt" || fail "nncli version from the package"

@@ -27,7 +27,9 @@
 #include <string>
 #include <vector>
 
-#define NNCLI_API __attribute__((visibility("default")))
+#ifndef NNCLI_API
+#define NNCLI_API __attribute__((visibility("default")))  // libnncli exports only what is marked so
+#endif
 
 namespace nncli {
 
