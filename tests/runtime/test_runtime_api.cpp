@@ -30,9 +30,9 @@ std::vector<float> expected_mlp_b2() {
   return y;
 }
 
-void expect_near_all(const std::vector<float>& actual, const std::vector<float>& expected) {
+void expect_near_all(const std::vector<float>& actual, const std::vector<float>& expected, float tol = 1e-5f) {
   ASSERT_EQ(actual.size(), expected.size());
-  for (size_t i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual[i], expected[i], 1e-5f) << "at " << i;
+  for (size_t i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual[i], expected[i], tol) << "at " << i;
 }
 
 // The message of the nncli::Error that f throws (and its code through *code).
@@ -107,6 +107,23 @@ TEST(RuntimeApi, ErrorsCarryTheCliMessageAndStatus) {
             "input index 1 is out of range (the executor has 1 inputs)");
   EXPECT_EQ(error_of([&] { model.set_input("z", x.data(), 8); }), "executor 'runtime' has no input 'z'");
   EXPECT_EQ(error_of([&] { model.output("z"); }), "executor 'runtime' has no output 'z'");
+}
+
+// An explicit context: cpu always runs; cudnn either runs (a GPU build on a GPU) or fails as `-C cudnn` does
+// where this build or machine cannot run it (status 3).
+TEST(RuntimeApi, Context) {
+  const std::vector<float> x = read_floats(kMlp + "input_b2.bin");
+  for (const char* context : {"cpu", "cudnn"}) {
+    try {
+      nncli::Model model(kMlp + "mlp.nnp", {.batch_size = 2, .context = context});
+      model.set_input(0, x.data(), x.size());
+      model.run();
+      expect_near_all(model.output(0), expected_mlp_b2(), 1e-3f);  // GPU matmuls may round to TF32
+    } catch (const nncli::Error& e) {
+      EXPECT_STRNE(context, "cpu") << e.what();
+      EXPECT_EQ(e.code(), 3) << e.what();
+    }
+  }
 }
 
 // One Model per thread: separate Models run at the same time and agree with the single-thread result.
