@@ -1,5 +1,5 @@
 // Help text wrapping: descriptions break at spaces; CLI11 indents each '\n' to the description column.
-#include "help_format.hpp"
+#include "wrapped_help.hpp"
 
 #include <sstream>
 
