@@ -13,6 +13,7 @@
 #include "nn/core/log.hpp"
 #include "progress.hpp"
 #include "thread_policy.hpp"
+#include "wrapped_help.hpp"
 
 namespace {
 
@@ -84,6 +85,7 @@ int main(int argc, char** argv) {
   nn::formats::install_temp_file_cleanup();  // Ctrl-C or kill leaves no '*.tmp.XXXXXX' behind
   CLI::App app{"nncli: train, run and convert nnabla models (compatible with nnabla_cli)", "nncli"};
   app.require_subcommand(1);
+  app.formatter(std::make_shared<nncli::WrappingFormatter>());  // help fits 80 columns
   int verbose = 0;
   bool quiet = false;
   bool mpi = false;

@@ -67,12 +67,12 @@ ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executo
 }
 
 const nn::Shape& ExecutorRunner::input_shape(size_t i) const { return inputs_.at(i)->shape(); }
+const nn::Shape& ExecutorRunner::output_shape(size_t i) const { return outputs_.at(i)->shape(); }
 
-void ExecutorRunner::set_input(size_t i, const std::vector<float>& values) {
+void ExecutorRunner::set_input(size_t i, const float* values, size_t count) {
   nn::VariablePtr var = inputs_.at(i);
-  NN_INTERNAL_CHECK(int64_t(values.size()) == var->size()) << "input size";
-  float* dst = var->data()->cast<float>(true);
-  std::copy(values.begin(), values.end(), dst);
+  NN_INTERNAL_CHECK(int64_t(count) == var->size()) << "input size";
+  std::copy(values, values + count, var->data()->cast<float>(true));
 }
 
 void ExecutorRunner::fill_generators() {

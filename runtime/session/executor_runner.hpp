@@ -41,7 +41,11 @@ class ExecutorRunner {
   const std::string& input_name(size_t i) const { return executor_.data_variable[i].variable_name; }
   const nn::Shape& input_shape(size_t i) const;
   // values must hold exactly shape_size(input_shape(i)) elements.
-  void set_input(size_t i, const std::vector<float>& values);
+  void set_input(size_t i, const std::vector<float>& values) { set_input(i, values.data(), values.size()); }
+  void set_input(size_t i, const float* values, size_t count);
+  size_t num_outputs() const { return outputs_.size(); }
+  // Built shape of output variable i (known before the first run).
+  const nn::Shape& output_shape(size_t i) const;
 
   // Forward num_evaluations times (at least once), combined per repeat_evaluation_type:
   // "last", "std" (sqrt(E[x^2] - E[x]^2), NaN -> 0) or the mean.

@@ -1,0 +1,25 @@
+# `cpack -G DEB` from the build tree: one package "nncli" with everything `cmake --install` puts under /usr;
+# its Depends come from dpkg-shlibdeps over the built binaries (cmake/nncli_deb_depends.cmake, at cpack time).
+set(CPACK_PACKAGE_NAME nncli)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_VENDOR "nncli")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Train, run and convert nnabla models (nnabla_cli compatible), with a C++ API")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
+ nncli reimplements nnabla_cli natively: train, infer, forward, and convert between NNP, NNB, ONNX
+ and C sources. libnncli is a small C++ inference API (find_package(nncli), pkg-config nncli).")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "nncli developers <nncli@localhost>")
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
+# Read by nncli_deb_depends.cmake: what to analyze, and folders of libraries no Debian package provides.
+set(CPACK_NNCLI_BINARIES "${CMAKE_BINARY_DIR}/apps/nncli/nncli;${CMAKE_BINARY_DIR}/runtime/libnncli.so")
+set(CPACK_NNCLI_PRIVATE_LIB_DIRS "")
+if(NN_CUDA_ENABLED)
+  get_filename_component(NNCLI_CUDNN_DIR ${NN_CUDNN_LIBRARY} DIRECTORY)
+  set(CPACK_NNCLI_PRIVATE_LIB_DIRS "${CUDAToolkit_LIBRARY_DIR};${NNCLI_CUDNN_DIR}")
+endif()
+set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_LIST_DIR}/nncli_deb_depends.cmake)
+set(CPACK_GENERATOR DEB)
+include(CPack)

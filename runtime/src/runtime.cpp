@@ -1,0 +1,147 @@
+// nncli::Model over the CLI's session code (import_model, ExecutorRunner): the engine stays private.
+#include "nncli/runtime.hpp"
+
+#include <exception>
+#include <new>
+#include <utility>
+
+#include "executor_runner.hpp"
+#include "model_session.hpp"
+#include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
+#include "nnb_runner.hpp"
+
+namespace nncli {
+
+namespace {
+
+// An embedding program gets warnings and errors only, unless it asks for more (set_log_level).
+const bool g_default_log_level = [] {
+  nn::set_log_level(nn::LogLevel::kWarning);
+  return true;
+}();
+
+std::string single_quoted(const std::string& s) { return "'" + s + "'"; }
+
+// Runs f, turning the engine's exceptions into nncli::Error as main.cpp turns them into exit statuses.
+template <class F>
+auto translated(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const nn::Error& e) {
+    throw Error(int(e.code()), e.what());
+  } catch (const std::bad_alloc&) {
+    throw Error(int(nn::ErrorCode::kInvalid), "out of memory");
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Error(int(nn::ErrorCode::kInternal), std::string("internal error: ") + e.what());
+  }
+}
+
+std::vector<int64_t> dims(const nn::Shape& shape) { return std::vector<int64_t>(shape.begin(), shape.end()); }
+
+}  // namespace
+
+struct Model::Impl {
+  nn::ir::Model model;
+  std::vector<std::string> executors;
+  std::unique_ptr<ExecutorRunner> runner;
+  std::vector<Variable> inputs, outputs;
+  std::vector<std::vector<float>> values;
+
+  size_t input_index(const std::string& name) const {
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i].name == name) return i;
+    NN_FAIL(nn::ErrorCode::kInvalid) << "executor " << single_quoted(runner->executor().name)
+                                     << " has no input " << single_quoted(name);
+  }
+  size_t output_index(const std::string& name) const {
+    for (size_t i = 0; i < outputs.size(); ++i)
+      if (outputs[i].name == name) return i;
+    NN_FAIL(nn::ErrorCode::kInvalid) << "executor " << single_quoted(runner->executor().name)
+                                     << " has no output " << single_quoted(name);
+  }
+  void check_index(size_t index, size_t count, const char* what) const {
+    NN_CHECK(index < count) << what << " index " << index << " is out of range (the executor has " << count
+                            << " " << what << "s)";
+  }
+};
+
+Model::Model(const std::vector<std::string>& files, const ModelOptions& options) : impl_(new Impl) {
+  translated([&] {
+    NN_CHECK_CODE(!files.empty(), nn::ErrorCode::kUsage) << "no model file given";
+    Impl& m = *impl_;
+    m.model = is_nnb_file(files.front()) ? load_nnb_model(files.front()) : import_model(files, ImportOptions{});
+    for (const auto& e : m.model.executors) m.executors.push_back(e.name);
+    const nn::ir::Executor& executor = find_executor(m.model, options.executor);
+    RunnerOptions ro;
+    ro.batch_size = options.batch_size;
+    ro.init_missing = options.init_missing;
+    ro.seed = options.seed;
+    ro.context = select_context(options.context, m.model);
+    m.runner = nn::with_context(single_quoted(files.front()), [&] {
+      return std::make_unique<ExecutorRunner>(m.model, executor, ro);
+    });
+    for (size_t i = 0; i < m.runner->num_inputs(); ++i)
+      m.inputs.push_back({m.runner->input_name(i), dims(m.runner->input_shape(i))});
+    for (size_t i = 0; i < m.runner->num_outputs(); ++i)
+      m.outputs.push_back({m.runner->executor().output_variable[i].variable_name, dims(m.runner->output_shape(i))});
+    m.values.resize(m.outputs.size());
+  });
+}
+
+Model::~Model() = default;
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
+
+const std::vector<std::string>& Model::executors() const { return impl_->executors; }
+const std::string& Model::executor() const { return impl_->runner->executor().name; }
+int64_t Model::batch_size() const { return impl_->runner->batch_size(); }
+const std::vector<Variable>& Model::inputs() const { return impl_->inputs; }
+const std::vector<Variable>& Model::outputs() const { return impl_->outputs; }
+
+void Model::set_input(size_t index, const float* data, size_t count) {
+  translated([&] {
+    impl_->check_index(index, impl_->inputs.size(), "input");
+    const Variable& v = impl_->inputs[index];
+    NN_CHECK(int64_t(count) == v.size()) << "input " << single_quoted(v.name) << " of shape "
+                                         << nn::to_string(nn::Shape(v.shape.begin(), v.shape.end()))
+                                         << " needs " << v.size() << " values, but " << count << " were given";
+    NN_CHECK(data != nullptr || count == 0) << "input " << single_quoted(v.name) << ": no data";
+    impl_->runner->set_input(index, data, count);
+  });
+}
+
+void Model::set_input(const std::string& name, const float* data, size_t count) {
+  set_input(translated([&] { return impl_->input_index(name); }), data, count);
+}
+
+void Model::run() {
+  translated([&] {
+    std::vector<ExecutorOutput> outputs = impl_->runner->run();
+    for (size_t i = 0; i < outputs.size(); ++i) impl_->values[i] = std::move(outputs[i].values);
+  });
+}
+
+const std::vector<float>& Model::output(size_t index) const {
+  translated([&] { impl_->check_index(index, impl_->outputs.size(), "output"); });
+  return impl_->values[index];
+}
+
+const std::vector<float>& Model::output(const std::string& name) const {
+  return impl_->values[translated([&] { return impl_->output_index(name); })];
+}
+
+void set_log_level(LogLevel level) { nn::set_log_level(nn::LogLevel(int(level))); }
+
+void set_log_sink(std::function<void(LogLevel, const std::string&)> sink) {
+  if (!sink) return nn::set_log_sink(nullptr);
+  nn::set_log_sink([sink = std::move(sink)](nn::LogLevel level, const std::string& text) {
+    sink(LogLevel(int(level)), text);
+  });
+}
+
+std::string version() { return NNCLI_VERSION; }
+
+}  // namespace nncli

@@ -1,0 +1,158 @@
+// nncli::Model: load, shapes, inputs from memory, outputs against sample_models' expected values, errors.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "nncli/runtime.hpp"
+
+namespace {
+
+const std::string kMlp = std::string(NNCLI_SAMPLES) + "/mlp/";
+
+std::vector<float> read_floats(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_TRUE(in.good() || in.eof()) << path;
+  std::vector<float> values(bytes.size() / sizeof(float));
+  std::copy(bytes.begin(), bytes.begin() + values.size() * sizeof(float), reinterpret_cast<char*>(values.data()));
+  return values;
+}
+
+// The two samples' expected outputs, concatenated: (2, 3).
+std::vector<float> expected_mlp_b2() {
+  std::vector<float> y = read_floats(kMlp + "expected_output_b2_0.bin");
+  std::vector<float> y1 = read_floats(kMlp + "expected_output_b2_1.bin");
+  y.insert(y.end(), y1.begin(), y1.end());
+  return y;
+}
+
+void expect_near_all(const std::vector<float>& actual, const std::vector<float>& expected, float tol = 1e-5f) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) EXPECT_NEAR(actual[i], expected[i], tol) << "at " << i;
+}
+
+// The message of the nncli::Error that f throws (and its code through *code).
+template <class F>
+std::string error_of(F&& f, int* code = nullptr) {
+  try {
+    f();
+  } catch (const nncli::Error& e) {
+    if (code) *code = e.code();
+    return e.what();
+  }
+  ADD_FAILURE() << "no nncli::Error thrown";
+  return "";
+}
+
+TEST(RuntimeApi, MlpShapesAndOutputs) {
+  nncli::Model model(kMlp + "mlp.nnp", {.batch_size = 2});
+  EXPECT_EQ(model.executor(), "runtime");
+  EXPECT_EQ(model.executors(), std::vector<std::string>{"runtime"});
+  EXPECT_EQ(model.batch_size(), 2);
+  ASSERT_EQ(model.inputs().size(), 1u);
+  EXPECT_EQ(model.inputs()[0].name, "x");
+  EXPECT_EQ(model.inputs()[0].shape, (std::vector<int64_t>{2, 4}));
+  ASSERT_EQ(model.outputs().size(), 1u);
+  EXPECT_EQ(model.outputs()[0].name, "y");
+  EXPECT_EQ(model.outputs()[0].shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_TRUE(model.output(0).empty());
+
+  const std::vector<float> x = read_floats(kMlp + "input_b2.bin");
+  model.set_input("x", x.data(), x.size());
+  model.run();
+  expect_near_all(model.output(0), expected_mlp_b2());
+  expect_near_all(model.output("y"), expected_mlp_b2());
+}
+
+TEST(RuntimeApi, NntxtWithParameterFile) {
+  nncli::Model model(std::vector<std::string>{kMlp + "mlp.nntxt", kMlp + "mlp.nnp"}, {.batch_size = 2});
+  const std::vector<float> x = read_floats(kMlp + "input_b2.bin");
+  model.set_input(0, x.data(), x.size());
+  model.run();
+  expect_near_all(model.output(0), expected_mlp_b2());
+}
+
+TEST(RuntimeApi, LenetMatchesUpstream) {
+  const std::string dir = std::string(NNCLI_SAMPLES) + "/mnist_lenet/";
+  nncli::Model model(dir + "result2.nnp", {.executor = "Executor", .batch_size = 1});
+  EXPECT_EQ(model.inputs()[0].shape, (std::vector<int64_t>{1, 1, 28, 28}));
+  const std::vector<float> x = read_floats(dir + "input_4_1.bin");
+  model.set_input(0, x.data(), x.size());
+  model.run();
+  expect_near_all(model.output(0), read_floats(dir + "expected_output_4_1.bin"));
+}
+
+TEST(RuntimeApi, ErrorsCarryTheCliMessageAndStatus) {
+  int code = 0;
+  const std::string truncated = std::string(NNCLI_CLI_DATA) + "/truncated.nnp";
+  EXPECT_EQ(error_of([&] { nncli::Model m(truncated); }, &code).rfind("'" + truncated + "': not a valid zip archive", 0),
+            0u);
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(error_of([&] { nncli::Model m(kMlp + "mlp.nntxt"); }).find("network 'mlp': parameters"),
+            std::string::npos);
+  EXPECT_EQ(error_of([&] { nncli::Model m(kMlp + "mlp.nnp", {.executor = "nope"}); }),
+            "unknown executor 'nope' (valid executors: 'runtime')");
+  EXPECT_EQ(error_of([] { nncli::Model m(std::vector<std::string>{}); }, &code), "no model file given");
+  EXPECT_EQ(code, 2);
+
+  nncli::Model model(kMlp + "mlp.nnp", {.batch_size = 2});
+  const std::vector<float> x(7, 0.f);
+  EXPECT_EQ(error_of([&] { model.set_input(0, x.data(), x.size()); }),
+            "input 'x' of shape (2, 4) needs 8 values, but 7 were given");
+  EXPECT_EQ(error_of([&] { model.set_input(1, x.data(), 8); }),
+            "input index 1 is out of range (the executor has 1 inputs)");
+  EXPECT_EQ(error_of([&] { model.set_input("z", x.data(), 8); }), "executor 'runtime' has no input 'z'");
+  EXPECT_EQ(error_of([&] { model.output("z"); }), "executor 'runtime' has no output 'z'");
+}
+
+// An explicit context: cpu always runs; cudnn either runs (a GPU build on a GPU) or fails as `-C cudnn` does
+// where this build or machine cannot run it (status 3).
+TEST(RuntimeApi, Context) {
+  const std::vector<float> x = read_floats(kMlp + "input_b2.bin");
+  for (const char* context : {"cpu", "cudnn"}) {
+    try {
+      nncli::Model model(kMlp + "mlp.nnp", {.batch_size = 2, .context = context});
+      model.set_input(0, x.data(), x.size());
+      model.run();
+      expect_near_all(model.output(0), expected_mlp_b2(), 1e-3f);  // GPU matmuls may round to TF32
+    } catch (const nncli::Error& e) {
+      EXPECT_STRNE(context, "cpu") << e.what();
+      EXPECT_EQ(e.code(), 3) << e.what();
+    }
+  }
+}
+
+// One Model per thread: separate Models run at the same time and agree with the single-thread result.
+TEST(RuntimeApi, OneModelPerThread) {
+  const std::vector<float> x = read_floats(kMlp + "input_b2.bin");
+  std::vector<std::vector<float>> results(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < results.size(); ++t) {
+    threads.emplace_back([&, t] {
+      nncli::Model model(kMlp + "mlp.nnp", {.batch_size = 2});
+      model.set_input(0, x.data(), x.size());
+      for (int i = 0; i < 20; ++i) model.run();
+      results[t] = model.output(0);
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (const auto& r : results) expect_near_all(r, expected_mlp_b2());
+}
+
+TEST(RuntimeApi, LogSinkAndVersion) {
+  std::vector<std::string> lines;
+  nncli::set_log_level(nncli::LogLevel::kInfo);
+  nncli::set_log_sink([&](nncli::LogLevel, const std::string& line) { lines.push_back(line); });
+  nncli::Model model(kMlp + "mlp.nnp");
+  nncli::set_log_sink(nullptr);
+  nncli::set_log_level(nncli::LogLevel::kWarning);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0], "Importing " + kMlp + "mlp.nnp");
+  EXPECT_EQ(nncli::version().find('.') != std::string::npos, true);
+}
+
+}  // namespace
