@@ -61,4 +61,13 @@ void write_png(const std::string& path, int width, int height, int channels,
   NN_CHECK(ok != 0) << "'" << path << "': cannot write the PNG file";
 }
 
+std::string encode_png(int width, int height, int channels, const std::vector<uint8_t>& pixels) {
+  NN_INTERNAL_CHECK(pixels.size() == size_t(width) * height * channels) << "png pixel count";
+  int len = 0;
+  unsigned char* png = stbi_write_png_to_mem(pixels.data(), width * channels, width, height, channels, &len);
+  NN_CHECK(png != nullptr) << "cannot encode a " << width << "x" << height << " PNG image";
+  std::unique_ptr<unsigned char, void (*)(void*)> guard(png, [](void* p) { STBIW_FREE(p); });
+  return std::string(reinterpret_cast<const char*>(png), size_t(len));
+}
+
 }  // namespace nn::formats::datasets
