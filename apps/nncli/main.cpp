@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "error_line.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "mpi_communicator.hpp"
 #include "nn/core/error.hpp"
@@ -46,35 +47,9 @@ void install_log_sink(int verbose, bool quiet) {
   });
 }
 
-// A quoted name longer than this (a 5 MB file name) is shown by its two ends in error lines.
-constexpr size_t kMaxQuotedName = 240;
-
-std::string shorten_quoted_names(const std::string& text) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t open = text.find('\'', pos);
-    const size_t close = open == std::string::npos ? open : text.find('\'', open + 1);
-    if (close == std::string::npos) break;
-    out.append(text, pos, open + 1 - pos);
-    const size_t length = close - open - 1;
-    if (length > kMaxQuotedName) {
-      out.append(text, open + 1, 120);
-      out += "...(" + std::to_string(length - 200) + " more characters)...";
-      out.append(text, close - 80, 80);
-    } else {
-      out.append(text, open + 1, length);
-    }
-    out += '\'';
-    pos = close + 1;
-  }
-  out.append(text, pos, std::string::npos);
-  return out;
-}
-
 int report_error(const char* what, int code) {
   nncli::clear_progress_line();
-  std::fprintf(stderr, "%s: error: %s\n", g_name.c_str(), shorten_quoted_names(what).c_str());
+  std::fprintf(stderr, "%s: error: %s\n", g_name.c_str(), nncli::shorten_quoted_names(what).c_str());
   return code;
 }
 
@@ -99,17 +74,11 @@ int main(int argc, char** argv) {
 #include "commands.def"
 #undef NNCLI_COMMAND
 
-  // CLI11 says nothing useful for an unknown word where the subcommand goes: name it.
-  for (int i = 1; i < argc; ++i) {
-    const std::string word = argv[i];
-    if (!word.empty() && word[0] == '-') continue;  // global flags come before the subcommand
-    bool known = false;
-    for (const auto& [command, run] : commands) known = known || command->get_name() == word;
-    if (!known)
-      return report_error(("unknown subcommand '" + word + "' (nncli --help lists them)").c_str(),
-                          int(nn::ErrorCode::kUsage));
-    break;
-  }
+  std::vector<std::string> names;
+  for (const auto& entry : commands) names.push_back(entry.first->get_name());
+  if (const std::string word = nncli::unknown_subcommand(argc, argv, names); !word.empty())
+    return report_error(("unknown subcommand '" + word + "' (nncli --help lists them)").c_str(),
+                        int(nn::ErrorCode::kUsage));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -64,16 +64,18 @@ void image_to_float(const DecodedImage& image, bool normalize, float* out) {
   for (size_t i = 0; i < image.pixels.size(); ++i) out[i] = float(double(image.pixels[i]) * scale);
 }
 
+std::string encode_png(int width, int height, int channels, const std::vector<uint8_t>& pixels) {
+  NN_INTERNAL_CHECK(pixels.size() == size_t(width) * height * channels) << "png pixel count";
+  int len = 0;
+  unsigned char* png = stbi_write_png_to_mem(pixels.data(), width * channels, width, height, channels, &len);
+  NN_CHECK(png != nullptr) << "cannot encode a " << width << "x" << height << " PNG image";
+  std::unique_ptr<unsigned char, void (*)(void*)> guard(png, [](void* p) { STBIW_FREE(p); });
+  return std::string(reinterpret_cast<const char*>(png), size_t(len));
+}
+
 void write_png(const std::string& path, int width, int height, int channels,
                const std::vector<uint8_t>& pixels) {
-  NN_INTERNAL_CHECK(pixels.size() == size_t(width) * height * channels) << "png pixel count";
-  std::string bytes;  // encoded in memory, then written atomically with the system's reason on failure
-  auto append = [](void* context, void* data, int size) {
-    static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
-  };
-  int ok = stbi_write_png_to_func(append, &bytes, width, height, channels, pixels.data(), width * channels);
-  NN_CHECK(ok != 0) << "'" << path << "': cannot encode the PNG image";
-  write_file_atomic(path, bytes);
+  write_file_atomic(path, encode_png(width, height, channels, pixels));  // the system's reason on failure
 }
 
 }  // namespace nn::formats::datasets

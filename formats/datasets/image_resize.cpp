@@ -105,26 +105,32 @@ Image8 resize_lanczos(const Image8& image, int width, int height) {
   return resample_axis(resample_axis(image, width, true), height, false);
 }
 
-Image8 crop_to_aspect(const Image8& image, int width, int height) {
-  const int h = image.height, w = image.width;
+AspectFit crop_fit(int w, int h, int width, int height) {
   if (double(h) / w > double(height) / width) {
-    const int target = int(double(w) / width * height);
-    const int cut = (h - target) / 2;
-    return place(image, w, h - 2 * cut, cut, 0, h - 2 * cut, w, 0, 0);
+    const int cut = (h - int(double(w) / width * height)) / 2;
+    return {w, h - 2 * cut, 0, -cut};
   }
-  const int target = int(double(h) / height * width);
-  const int cut = (w - target) / 2;
-  return place(image, w - 2 * cut, h, 0, cut, h, w - 2 * cut, 0, 0);
+  const int cut = (w - int(double(h) / height * width)) / 2;
+  return {w - 2 * cut, h, -cut, 0};
+}
+
+AspectFit pad_fit(int w, int h, int width, int height) {
+  if (double(h) / w < double(height) / width) {
+    const int target = int(double(height) / width * w);
+    return {w, target, 0, (target - h) / 2};
+  }
+  const int target = int(double(width) / height * h);
+  return {target, h, (target - w) / 2, 0};
+}
+
+Image8 crop_to_aspect(const Image8& image, int width, int height) {
+  const AspectFit f = crop_fit(image.width, image.height, width, height);
+  return place(image, f.width, f.height, -f.y, -f.x, f.height, f.width, 0, 0);
 }
 
 Image8 pad_to_aspect(const Image8& image, int width, int height) {
-  const int h = image.height, w = image.width;
-  if (double(h) / w < double(height) / width) {
-    const int target = int(double(height) / width * w);
-    return place(image, w, target, 0, 0, h, w, (target - h) / 2, 0);
-  }
-  const int target = int(double(width) / height * h);
-  return place(image, target, h, 0, 0, h, w, 0, (target - w) / 2);
+  const AspectFit f = pad_fit(image.width, image.height, width, height);
+  return place(image, f.width, f.height, 0, 0, image.height, image.width, f.y, f.x);
 }
 
 Image8 convert_channels(const Image8& image, int channels) {

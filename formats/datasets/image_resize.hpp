@@ -23,6 +23,17 @@ Image8 resize_lanczos(const Image8& image, int width, int height);
 Image8 crop_to_aspect(const Image8& image, int width, int height);
 Image8 pad_to_aspect(const Image8& image, int width, int height);
 
+// Where crop_to_aspect / pad_to_aspect put an image_width x image_height image: the size of the result and
+// the position of the image's top-left corner in it (negative when cropped, positive when padded).
+struct AspectFit {
+  int width = 0;
+  int height = 0;
+  int x = 0;
+  int y = 0;
+};
+AspectFit crop_fit(int image_width, int image_height, int width, int height);
+AspectFit pad_fit(int image_width, int image_height, int width, int height);
+
 // 1 <-> 3 channels: gray replicated to RGB, RGB to gray as int(0.299 R + 0.587 G + 0.114 B).
 Image8 convert_channels(const Image8& image, int channels);
 

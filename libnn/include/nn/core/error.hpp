@@ -1,5 +1,6 @@
 // nn::Error: the one exception type of libnn, with an exit-code class and a context chain.
 #pragma once
+#include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -32,10 +33,14 @@ class Error : public std::exception {
   const char* what() const noexcept override { return full_.c_str(); }
 
  private:
+  // "ctx1: ctx2: message", leaving out a context the rest already starts with (a file named by both the
+  // reader and its caller appears once: never "'x.nnp': 'x.nnp': write failed").
   void rebuild() {
-    full_.clear();
-    for (const auto& c : context_) full_ += c + ": ";
-    full_ += message_;
+    full_ = message_;
+    for (auto it = context_.rbegin(); it != context_.rend(); ++it) {
+      const std::string prefix = *it + ": ";
+      if (full_.compare(0, prefix.size(), prefix) != 0) full_ = prefix + full_;
+    }
   }
   ErrorCode code_;
   std::string message_;
@@ -59,7 +64,8 @@ struct Thrower {
 };
 }  // namespace detail
 
-// Rethrows an nn::Error with a context prefix; other exceptions pass through unchanged.
+// Rethrows an nn::Error with a context prefix; an allocation failure becomes an nn::Error ("out of
+// memory") so its message names the file and place too; other exceptions pass through unchanged.
 template <class F>
 auto with_context(const std::string& ctx, F&& f) -> decltype(f()) {
   try {
@@ -67,6 +73,10 @@ auto with_context(const std::string& ctx, F&& f) -> decltype(f()) {
   } catch (Error& e) {
     e.add_context(ctx);
     throw;
+  } catch (const std::bad_alloc&) {
+    Error e(ErrorCode::kInvalid, "out of memory");
+    e.add_context(ctx);
+    throw e;
   }
 }
 
