@@ -1,0 +1,27 @@
+// Inference graph passes on ir::Model: BatchNormalization folded into the Convolution/Affine before it and
+// Identity removed; the model stays the source of truth and each pass only rewrites inference networks.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "nn/ir/model.hpp"
+
+namespace nn::formats {
+
+// Folds BatchNormalization with running statistics (batch_stat false, one axis = the channel axis) into the
+// Convolution or Affine producing its input, when that input feeds nothing else: new parameters
+// '<function>/folded_W' and '<function>/folded_b' (the originals stay for other networks) with
+// W' = W * s, b' = (b - mean) * s + beta, s = gamma / sqrt(variance + eps). One line per fold.
+std::vector<std::string> fold_batch_normalization(ir::Model& model);
+
+// Removes Identity functions whose output is not one of the model's named inputs or outputs: consumers
+// read the Identity's input instead. One line per removal.
+std::vector<std::string> remove_identity(ir::Model& model);
+
+// Every pass above, in order; lines "<pass>: <change>". Networks an optimizer trains are left alone.
+std::vector<std::string> optimize_for_inference(ir::Model& model);
+
+// Drops parameters no network uses any more (after folding, for writing the optimized model).
+std::vector<std::string> prune_unused_parameters(ir::Model& model);
+
+}  // namespace nn::formats
