@@ -251,7 +251,9 @@ void ConvEngine::setup(const ConvGeometry& g, int64_t out_channels, int64_t grou
   dnnl_.reset();
   // A few input channels per group (LeNet's first layer): oneDNN's reorders cost more than im2col saves.
   // The primitives are built at the first forward or backward (a setup may only want the output shape).
-  dnnl_wanted_ = g_.channels / group_ >= 4;
+  // Depthwise (one input channel per group, MobileNet/EfficientNet): oneDNN's depthwise kernels, where
+  // im2col ran one tiny GEMM per channel.
+  dnnl_wanted_ = g_.channels / group_ >= 4 || (group_ > 1 && group_ == g_.channels);
 }
 
 bool ConvEngine::use_dnnl() {
