@@ -1,4 +1,4 @@
-// optimize: the inference passes (BatchNormalization folding, Identity removal) applied to a model, written as NNP.
+// optimize: the inference passes (BatchNormalization folding, Identity removal, Swish fusion) applied to a model, written as NNP.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -34,6 +34,7 @@ int run_optimize(const OptimizeOptions& opt) {
   nn::ir::Model model = import_model({opt.input}, ImportOptions{});
   const auto identity = nn::formats::remove_identity(model);
   const auto folded = nn::formats::fold_batch_normalization(model);
+  const auto swish = nn::formats::fuse_swish(model);
   const auto pruned = nn::formats::prune_unused_parameters(model);
   if (opt.verbose) {
     auto list = [](const char* pass, const std::vector<std::string>& lines) {
@@ -42,6 +43,7 @@ int run_optimize(const OptimizeOptions& opt) {
     };
     list("remove_identity", identity);
     list("fold_batch_normalization", folded);
+    list("fuse_swish", swish);
     list("prune_unused_parameters", pruned);
   }
   nn::formats::save_nnp(model, opt.output);

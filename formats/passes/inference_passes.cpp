@@ -193,10 +193,46 @@ std::vector<std::string> remove_identity(ir::Model& model) {
   return lines;
 }
 
+std::vector<std::string> fuse_swish(ir::Model& model) {
+  std::vector<std::string> lines;
+  const auto trained = trained_networks(model);
+  const auto interface = interface_variables(model);
+  for (auto& network : model.networks) {
+    if (trained.count(network.name)) continue;
+    for (size_t i = 0; i < network.functions.size();) {
+      const ir::Function sig = network.functions[i];
+      size_t mul = network.functions.size();
+      if (sig.type == "Sigmoid" && sig.inputs.size() == 1 && sig.outputs.size() == 1 &&
+          !interface.count(sig.outputs[0]) && consumer_counts(network)[sig.outputs[0]] == 1) {
+        for (size_t j = 0; j < network.functions.size(); ++j) {
+          const ir::Function& g = network.functions[j];
+          const bool pair = g.inputs.size() == 2 && ((g.inputs[0] == sig.inputs[0] && g.inputs[1] == sig.outputs[0]) ||
+                                                     (g.inputs[1] == sig.inputs[0] && g.inputs[0] == sig.outputs[0]));
+          if (g.type == "Mul2" && pair && g.outputs.size() == 1) mul = j;
+        }
+      }
+      if (mul == network.functions.size()) {
+        ++i;
+        continue;
+      }
+      ir::Function& g = network.functions[mul];
+      lines.push_back(network.name + ": " + sig.name + " and " + g.name + " fused into Swish");
+      g.type = "Swish";
+      g.inputs = {sig.inputs[0]};
+      g.attrs = Attrs{};
+      g.has_param = false;
+      network.functions.erase(network.functions.begin() + std::ptrdiff_t(i));
+      erase_variable(network, sig.outputs[0]);
+    }
+  }
+  return lines;
+}
+
 std::vector<std::string> optimize_for_inference(ir::Model& model) {
   std::vector<std::string> lines;
   for (const auto& l : remove_identity(model)) lines.push_back("remove_identity: " + l);
   for (const auto& l : fold_batch_normalization(model)) lines.push_back("fold_batch_normalization: " + l);
+  for (const auto& l : fuse_swish(model)) lines.push_back("fuse_swish: " + l);
   return lines;
 }
 

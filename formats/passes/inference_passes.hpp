@@ -1,5 +1,5 @@
-// Inference graph passes on ir::Model: BatchNormalization folded into the Convolution/Affine before it and
-// Identity removed; the model stays the source of truth and each pass only rewrites inference networks.
+// Inference graph passes on ir::Model: BatchNormalization folded into the Convolution/Affine before it,
+// Identity removed, Sigmoid * x fused into Swish; the model stays the source of truth and each pass only rewrites inference networks.
 #pragma once
 #include <string>
 #include <vector>
@@ -17,6 +17,9 @@ std::vector<std::string> fold_batch_normalization(ir::Model& model);
 // Removes Identity functions whose output is not one of the model's named inputs or outputs: consumers
 // read the Identity's input instead. One line per removal.
 std::vector<std::string> remove_identity(ir::Model& model);
+
+// x * Sigmoid(x) (Sigmoid feeding only that Mul2: SiLU as PyTorch exports it) becomes one Swish.
+std::vector<std::string> fuse_swish(ir::Model& model);
 
 // Every pass above, in order; lines "<pass>: <change>". Networks an optimizer trains are left alone.
 std::vector<std::string> optimize_for_inference(ir::Model& model);
