@@ -1,7 +1,10 @@
-// Loads OpenBLAS with dlopen on first use. Loaded at start-up it costs every process (even `version`) its
-// constructor, which maps one 128 MB buffer per thread and retries a failed mmap forever under
-// `ulimit -v` (OpenMathLib/OpenBLAS#5289). Under an address-space limit oneDNN's sgemm runs instead
-// when built with oneDNN, else OpenBLAS is opened with one thread (one buffer).
+// GEMM provider: small products (LeNet at batch 1) on a plain kernel here; the rest on OpenBLAS, opened with
+// dlopen at the first large product. Opening it costs 60 M instructions of relocation (40% of a LeNet
+// `infer`) and its constructor maps one 128 MB buffer per thread, retrying a failed mmap forever under
+// `ulimit -v` (OpenBLAS#5289): under an address-space limit oneDNN's sgemm runs instead (built with oneDNN),
+// else OpenBLAS with one thread. oneDNN's sgemm as the default was measured as fast on the MLP and LeNet
+// training benches but JIT-compiles its kernels at first use (130 M instructions, worse than OpenBLAS's
+// start). NN_BLAS=openblas or onednn forces one (comparisons).
 #include "ops/detail/blas.hpp"
 
 #include <cblas.h>
@@ -9,6 +12,7 @@
 #include <sys/resource.h>
 
 #include <cstdlib>
+#include <string>
 
 #include "nn/core/error.hpp"
 #ifdef NN_WITH_DNNL
@@ -32,16 +36,22 @@ bool address_space_limited() {
   return getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY;
 }
 
+// NN_BLAS=openblas or onednn picks the GEMM library (for comparisons); see open_blas for the default.
+std::string blas_choice() {
+  const char* v = std::getenv("NN_BLAS");
+  return v ? std::string(v) : std::string();
+}
+
 Blas open_blas() {
   Blas b;
 #ifdef NN_WITH_DNNL
-  if (address_space_limited()) {
+  const std::string choice = blas_choice();
+  if (choice == "onednn" || (choice != "openblas" && address_space_limited())) {
     b.use_dnnl = true;
     return b;
   }
-#else
-  if (address_space_limited() && !std::getenv("OPENBLAS_NUM_THREADS")) setenv("OPENBLAS_NUM_THREADS", "1", 1);
 #endif
+  if (address_space_limited() && !std::getenv("OPENBLAS_NUM_THREADS")) setenv("OPENBLAS_NUM_THREADS", "1", 1);
   void* lib = dlopen(NN_OPENBLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
   if (!lib) lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
   NN_CHECK(lib) << "cannot load OpenBLAS (" << NN_OPENBLAS_LIBRARY << "): " << dlerror();
@@ -57,10 +67,39 @@ const Blas& blas() {
   return b;
 }
 
+bool forced_library() {
+  static const bool forced = !blas_choice().empty();
+  return forced;
+}
+
+// Products up to this many multiply-adds without transposes run on small_sgemm (about 0.1 ms).
+constexpr double kSmallGemmMacs = 1 << 20;
+
+// C = alpha * A * B + beta * C, row-major: one pass over B per row of A, the inner loop vectorized.
+void small_sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
+                 int64_t ldb, float beta, float* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    float* ci = c + i * ldc;
+    if (beta == 0.f) {
+      for (int64_t j = 0; j < n; ++j) ci[j] = 0.f;
+    } else if (beta != 1.f) {
+      for (int64_t j = 0; j < n; ++j) ci[j] *= beta;
+    }
+    for (int64_t p = 0; p < k; ++p) {
+      const float av = alpha * a[i * lda + p];
+      const float* bp = b + p * ldb;
+#pragma omp simd
+      for (int64_t j = 0; j < n; ++j) ci[j] += av * bp[j];
+    }
+  }
+}
+
 }  // namespace
 
 void blas_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                 int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+  if (!trans_a && !trans_b && double(m) * double(n) * double(k) <= kSmallGemmMacs && !forced_library())
+    return small_sgemm(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   const Blas& lib = blas();
 #ifdef NN_WITH_DNNL
   if (lib.use_dnnl) {
