@@ -35,6 +35,7 @@ int run_optimize(const OptimizeOptions& opt) {
   const auto identity = nn::formats::remove_identity(model);
   const auto folded = nn::formats::fold_batch_normalization(model);
   const auto swish = nn::formats::fuse_swish(model);
+  const auto relu6 = nn::formats::fuse_relu6(model);
   const auto pruned = nn::formats::prune_unused_parameters(model);
   if (opt.verbose) {
     auto list = [](const char* pass, const std::vector<std::string>& lines) {
@@ -44,6 +45,7 @@ int run_optimize(const OptimizeOptions& opt) {
     list("remove_identity", identity);
     list("fold_batch_normalization", folded);
     list("fuse_swish", swish);
+    list("fuse_relu6", relu6);
     list("prune_unused_parameters", pruned);
   }
   nn::formats::save_nnp(model, opt.output);

@@ -228,11 +228,51 @@ std::vector<std::string> fuse_swish(ir::Model& model) {
   return lines;
 }
 
+std::vector<std::string> fuse_relu6(ir::Model& model) {
+  std::vector<std::string> lines;
+  const auto trained = trained_networks(model);
+  const auto interface = interface_variables(model);
+  auto scalar_is = [](const ir::Function& f, const char* type, double val) {
+    return f.type == type && f.inputs.size() == 1 && f.outputs.size() == 1 && f.attrs.get_float("val", -1) == val;
+  };
+  for (auto& network : model.networks) {
+    if (trained.count(network.name)) continue;
+    for (size_t i = 0; i < network.functions.size();) {
+      const ir::Function first = network.functions[i];
+      const bool max_first = scalar_is(first, "MaximumScalar", 0.0), min_first = scalar_is(first, "MinimumScalar", 6.0);
+      size_t second = network.functions.size();
+      if ((max_first || min_first) && !interface.count(first.outputs[0]) &&
+          consumer_counts(network)[first.outputs[0]] == 1) {
+        for (size_t j = i + 1; j < network.functions.size(); ++j) {
+          const ir::Function& g = network.functions[j];
+          if (g.inputs.size() == 1 && g.inputs[0] == first.outputs[0] &&
+              (max_first ? scalar_is(g, "MinimumScalar", 6.0) : scalar_is(g, "MaximumScalar", 0.0)))
+            second = j;
+        }
+      }
+      if (second == network.functions.size()) {
+        ++i;
+        continue;
+      }
+      ir::Function& g = network.functions[second];
+      lines.push_back(network.name + ": " + first.name + " and " + g.name + " fused into ReLU6");
+      g.type = "ReLU6";
+      g.inputs = {first.inputs[0]};
+      g.attrs = Attrs{};
+      g.has_param = false;
+      network.functions.erase(network.functions.begin() + std::ptrdiff_t(i));
+      erase_variable(network, first.outputs[0]);
+    }
+  }
+  return lines;
+}
+
 std::vector<std::string> optimize_for_inference(ir::Model& model) {
   std::vector<std::string> lines;
   for (const auto& l : remove_identity(model)) lines.push_back("remove_identity: " + l);
   for (const auto& l : fold_batch_normalization(model)) lines.push_back("fold_batch_normalization: " + l);
   for (const auto& l : fuse_swish(model)) lines.push_back("fuse_swish: " + l);
+  for (const auto& l : fuse_relu6(model)) lines.push_back("fuse_relu6: " + l);
   return lines;
 }
 

@@ -1,5 +1,5 @@
-// Inference graph passes on ir::Model: BatchNormalization folded into the Convolution/Affine before it,
-// Identity removed, Sigmoid * x fused into Swish; the model stays the source of truth and each pass only rewrites inference networks.
+// Inference graph passes on ir::Model (BatchNormalization folding, Identity removal, Swish and ReLU6 fusion);
+// the model stays the source of truth and each pass only rewrites inference networks.
 #pragma once
 #include <string>
 #include <vector>
@@ -20,6 +20,9 @@ std::vector<std::string> remove_identity(ir::Model& model);
 
 // x * Sigmoid(x) (Sigmoid feeding only that Mul2: SiLU as PyTorch exports it) becomes one Swish.
 std::vector<std::string> fuse_swish(ir::Model& model);
+
+// MaximumScalar(0) then MinimumScalar(6) (either order; ONNX Clip(0, 6) as imported) becomes one ReLU6.
+std::vector<std::string> fuse_relu6(ir::Model& model);
 
 // Every pass above, in order; lines "<pass>: <change>". Networks an optimizer trains are left alone.
 std::vector<std::string> optimize_for_inference(ir::Model& model);
