@@ -1,4 +1,4 @@
-// Libraries a few subcommands need (libcurl, libarchive), opened with dlopen on first use rather than
+// Libraries a few subcommands need (libcurl, libarchive, Graphviz, PLplot), opened with dlopen on first use rather than
 // mapped and relocated at every nncli start.
 #pragma once
 #include <dlfcn.h>
@@ -8,9 +8,10 @@
 namespace nncli {
 
 // The library at `path` (its build-time file), else by `soname`; an nn::Error naming `what` when neither opens.
-inline void* open_lazy_library(const char* path, const char* soname, const char* what) {
-  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+// RTLD_GLOBAL for libraries whose own plugins resolve symbols against them (Graphviz, PLplot drivers).
+inline void* open_lazy_library(const char* path, const char* soname, const char* what, int scope = RTLD_LOCAL) {
+  void* lib = dlopen(path, RTLD_NOW | scope);
+  if (!lib) lib = dlopen(soname, RTLD_NOW | scope);
   NN_CHECK(lib) << "cannot load " << what << " (" << path << "): " << dlerror();
   return lib;
 }
