@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Inference latency, nncli beside ONNX Runtime, on a quiet machine and with two busy loops per core.
 # For each ONNX model: ORT (onnxruntime-node, 2 intra-op threads), nncli (default threads) and nncli
-# --threads 1, each as mean ms per run over SECS seconds in process (nncli profile, ORT best round).
+# with one thread (OMP_NUM_THREADS=1), each as mean ms per run over SECS seconds in process (nncli profile, ORT best round).
 # Usage: scripts/bench_infer.sh [seconds-per-figure] [model.onnx ...]
 #   with no models: PyTorch's LeNet (batch 1) and small ResNet (batch 32) exported by bench_engine_torch.py.
 set -euo pipefail
@@ -54,7 +54,7 @@ for model in "${models[@]}"; do
   name=$(basename "$model" .onnx)
   oq=$(ort_ms); nq=$(nncli_ms)
   start_busy
-  ob=$(ort_ms); nb=$(nncli_ms); n1=$(nncli_ms --threads 1)
+  ob=$(ort_ms); nb=$(nncli_ms); n1=$(OMP_NUM_THREADS=1 nncli_ms)  # not --threads: older nncli binaries can be compared (NNCLI=...)
   stop_busy
   printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s |\n' "$name" "$oq" "$nq" "$(ratio "$oq" "$nq")" \
     "$ob" "$nb" "$(ratio "$ob" "$nb")" "$n1" "$(ratio "$nb" "$n1")"
