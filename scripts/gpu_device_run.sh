@@ -29,7 +29,5 @@ for b in "$dir"/bin/*; do
     > "$wrappers/$(basename "$b")"
   chmod +x "$wrappers/$(basename "$b")"
 done
-# nncli sets libgomp's spin count by re-executing /proc/self/exe, which is the loader here: set it up front.
-export GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-10000} NNCLI_THREAD_POLICY=1
 export NNCLI_PATH="$wrappers/nncli" NN_TESTDATA_DIR="$dir/testdata"
 PATH="$wrappers:$PATH" exec "$@"

@@ -31,6 +31,7 @@ struct ForwardOptions {
   std::string result_outdir;
   int64_t batch_size = -1;
   std::string context;
+  bool no_optimize = false;
 };
 
 std::shared_ptr<ForwardOptions> setup_forward(CLI::App& command) {
@@ -44,6 +45,7 @@ std::shared_ptr<ForwardOptions> setup_forward(CLI::App& command) {
       ->capture_default_str();
   command.add_flag("--replace_path,--replace-path", o->replace_path,
                    "Write the dataset's data paths as absolute paths");
+  command.add_flag("--no-optimize", o->no_optimize, "Run the network as given: no BatchNormalization folding or Identity removal");
   command.add_option("--result_outdir,--result-outdir", o->result_outdir,
                      "Sub-directory of the output directory for per-sample result files");
   command.add_option("-b,--batch_size,--batch-size", o->batch_size, "Batch size (< 1: the network's)")
@@ -78,7 +80,9 @@ int run_forward(const ForwardOptions& opt) {
 
   std::vector<std::string> files{opt.config};
   if (!opt.param.empty()) files.push_back(opt.param);
-  nn::ir::Model model = import_model(files, ImportOptions{});
+  ImportOptions import_options;
+  import_options.optimize = !opt.no_optimize;
+  nn::ir::Model model = import_model(files, import_options);
   NN_CHECK(!model.executors.empty()) << quoted(opt.config) << ": the model has no executor";
   const bool normalize = image_normalization(model, opt.dataset);
 

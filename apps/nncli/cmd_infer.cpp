@@ -28,6 +28,7 @@ struct InferOptions {
   std::string format = "bin";
   bool init_missing = false;
   bool no_image_normalization = false;
+  bool no_optimize = false;
   uint32_t seed = 0;
   std::string context;
   std::vector<std::string> files;
@@ -57,6 +58,7 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
       ->capture_default_str();
   command.add_flag("--no-image-normalization", o->no_image_normalization,
                    "Image inputs (png/jpg/bmp) as raw 0-255 values instead of /255");
+  command.add_flag("--no-optimize", o->no_optimize, "Run the network as given: no BatchNormalization folding or Identity removal");
   command.add_option("files", o->files,
                      "Model files, then one input (.bin raw, .npy or a png/jpg/bmp image) per data variable");
   return o;
@@ -173,7 +175,11 @@ int run_infer(const InferOptions& opt) {
       << "infer: --format " << opt.format << " needs -o/--output PREFIX";
 
   nn::ir::Model model =
-      is_nnb_file(models.front()) ? load_nnb_model(models.front()) : import_model(models, ImportOptions{});
+      is_nnb_file(models.front()) ? load_nnb_model(models.front()) : import_model(models, [&] {
+        ImportOptions io;
+        io.optimize = !opt.no_optimize;
+        return io;
+      }());
   const nn::ir::Executor& executor = find_executor(model, opt.executor);
   RunnerOptions ro;
   ro.batch_size = opt.batch_size;

@@ -22,6 +22,7 @@ struct ProfileOptions {
   double duration = -1, fail_if_slower = -1;
   size_t top = 10;
   uint32_t seed = 0;
+  bool no_optimize = false;
 };
 
 std::shared_ptr<ProfileOptions> setup_profile(CLI::App& command) {
@@ -43,6 +44,7 @@ std::shared_ptr<ProfileOptions> setup_profile(CLI::App& command) {
   command.add_option("--top", o->top, "Hotspots listed per target")->capture_default_str();
   command.add_option("-s,--seed", o->seed, "Seed of random data and parameters")->capture_default_str();
   command.add_option("--format", o->format, "stdout: text or json")->check(CLI::IsMember({"text", "json"}));
+  command.add_flag("--no-optimize", o->no_optimize, "Run the network as given: no BatchNormalization folding or Identity removal");
   command.add_option("--baseline", o->baseline, "profile.json of an earlier run to compare with");
   command.add_option("--fail-if-slower", o->fail_if_slower,
                      "With --baseline: exit 4 when an iteration median is more than PCT percent slower");
@@ -69,7 +71,9 @@ int run_profile(const ProfileOptions& opt) {
 
   std::vector<std::string> files{opt.config};
   files.insert(files.end(), opt.params.begin(), opt.params.end());
-  const nn::ir::Model model = import_model(files, ImportOptions{});
+  ImportOptions import_options;
+  import_options.optimize = !opt.no_optimize;
+  const nn::ir::Model model = import_model(files, import_options);
   std::error_code ec;
   std::filesystem::create_directories(opt.outdir, ec);
   NN_CHECK(std::filesystem::is_directory(opt.outdir))

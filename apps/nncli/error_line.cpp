@@ -28,9 +28,14 @@ std::string shorten_quoted_names(const std::string& text) {
   return out;
 }
 
-std::string unknown_subcommand(int argc, char** argv, const std::vector<std::string>& known) {
+std::string unknown_subcommand(int argc, char** argv, const std::vector<std::string>& known,
+                               const std::vector<std::string>& with_value) {
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
+    if (std::find(with_value.begin(), with_value.end(), word) != with_value.end()) {
+      ++i;  // "--threads 2": the value is no subcommand
+      continue;
+    }
     if (!word.empty() && word[0] == '-') continue;  // global flags come before the subcommand
     return std::find(known.begin(), known.end(), word) == known.end() ? word : "";
   }

@@ -8,6 +8,47 @@
 
 #include "formats/common/atomic_file.hpp"
 #include "nn/core/error.hpp"
+#include "lazy_library.hpp"
+
+// Graphviz (libgvc, libcgraph and their plugins) is opened when draw_graph renders.
+namespace nncli {
+namespace {
+struct GraphvizApi {
+  decltype(&agclose) f_agclose;
+  decltype(&agmemread) f_agmemread;
+  decltype(&agseterr) f_agseterr;
+  decltype(&agseterrf) f_agseterrf;
+  decltype(&gvContext) f_gvContext;
+  decltype(&gvFreeLayout) f_gvFreeLayout;
+  decltype(&gvLayout) f_gvLayout;
+  decltype(&gvRenderFilename) f_gvRenderFilename;
+};
+const GraphvizApi& graphviz_api() {
+  static const GraphvizApi api = [] {
+    void* lib = open_lazy_library(NNCLI_GVC_LIBRARY, "libgvc.so.6", "Graphviz (libgvc)", RTLD_GLOBAL);
+    GraphvizApi a{};
+    lazy_symbol(lib, "agclose", a.f_agclose);
+    lazy_symbol(lib, "agmemread", a.f_agmemread);
+    lazy_symbol(lib, "agseterr", a.f_agseterr);
+    lazy_symbol(lib, "agseterrf", a.f_agseterrf);
+    lazy_symbol(lib, "gvContext", a.f_gvContext);
+    lazy_symbol(lib, "gvFreeLayout", a.f_gvFreeLayout);
+    lazy_symbol(lib, "gvLayout", a.f_gvLayout);
+    lazy_symbol(lib, "gvRenderFilename", a.f_gvRenderFilename);
+    return a;
+  }();
+  return api;
+}
+}  // namespace
+}  // namespace nncli
+#define agclose nncli::graphviz_api().f_agclose
+#define agmemread nncli::graphviz_api().f_agmemread
+#define agseterr nncli::graphviz_api().f_agseterr
+#define agseterrf nncli::graphviz_api().f_agseterrf
+#define gvContext nncli::graphviz_api().f_gvContext
+#define gvFreeLayout nncli::graphviz_api().f_gvFreeLayout
+#define gvLayout nncli::graphviz_api().f_gvLayout
+#define gvRenderFilename nncli::graphviz_api().f_gvRenderFilename
 
 namespace nncli {
 

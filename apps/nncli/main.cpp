@@ -56,7 +56,6 @@ int report_error(const char* what, int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  nncli::ensure_thread_policy(argv);
   nn::formats::install_temp_file_cleanup();  // Ctrl-C or kill leaves no '*.tmp.XXXXXX' behind
   CLI::App app{"nncli: train, run and convert nnabla models (compatible with nnabla_cli)", "nncli"};
   app.require_subcommand(1);
@@ -67,16 +66,21 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "More log output on stderr (-vv: debug)");
   app.add_flag("-q,--quiet", quiet, "Only errors on stderr");
   app.add_flag("-m,--mpi", mpi, "Multi-process data-parallel training under OpenMPI's mpirun");
+  int threads = 0;
+  app.add_option("--threads", threads,
+                 "Compute threads (default: OMP_NUM_THREADS, else the CPUs of the affinity mask and cgroup quota)")
+      ->check(CLI::Range(1, 4096));
 
   std::vector<std::pair<CLI::App*, Runner>> commands;
 #define NNCLI_COMMAND(name, Options, setup, run, help) \
   commands.push_back(add_command<nncli::Options>(app, #name, help, nncli::setup, nncli::run));
 #include "commands.def"
 #undef NNCLI_COMMAND
+  for (auto& entry : commands) entry.first->fallthrough();  // `nncli infer --threads 1 ...` as well
 
   std::vector<std::string> names;
   for (const auto& entry : commands) names.push_back(entry.first->get_name());
-  if (const std::string word = nncli::unknown_subcommand(argc, argv, names); !word.empty())
+  if (const std::string word = nncli::unknown_subcommand(argc, argv, names, {"--threads"}); !word.empty())
     return report_error(("unknown subcommand '" + word + "' (nncli --help lists them)").c_str(),
                         int(nn::ErrorCode::kUsage));
   try {
@@ -86,6 +90,7 @@ int main(int argc, char** argv) {
     return shown == 0 ? 0 : int(nn::ErrorCode::kUsage);
   }
   install_log_sink(verbose, quiet);
+  nncli::set_thread_count(threads);
 
   nncli::MpiSession mpi_session;  // -m: one of mpirun's processes (cli.md §3.9); rank 0 alone logs progress
   return mpi_session.finish([&] {

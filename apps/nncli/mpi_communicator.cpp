@@ -9,6 +9,7 @@
 #include "nn/core/log.hpp"
 
 #ifdef NNCLI_WITH_MPI
+#include <dlfcn.h>
 #include <mpi.h>
 #include <omp.h>
 #include <sched.h>
@@ -20,9 +21,110 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #endif
 #ifdef NNCLI_WITH_NCCL
 #include "nccl_reducer.hpp"
+#endif
+
+#ifdef NNCLI_WITH_MPI
+// libmpi (with OpenMPI's runtime libraries) is opened with dlopen when `-m` starts MPI, not mapped into every
+// nncli process at start-up. The MPI names this file uses are redefined below to the resolved entries, so
+// the code reads as plain MPI.
+namespace nncli {
+namespace {
+struct MpiApi {
+  decltype(&MPI_Init_thread) init_thread;
+  decltype(&MPI_Finalize) finalize;
+  decltype(&MPI_Abort) abort;
+  decltype(&MPI_Comm_set_errhandler) comm_set_errhandler;
+  decltype(&MPI_Comm_rank) comm_rank;
+  decltype(&MPI_Comm_size) comm_size;
+  decltype(&MPI_Comm_split_type) comm_split_type;
+  decltype(&MPI_Comm_free) comm_free;
+  decltype(&MPI_Barrier) barrier;
+  decltype(&MPI_Bcast) bcast;
+  decltype(&MPI_Allreduce) allreduce;
+  decltype(&MPI_Type_size) type_size;
+  decltype(&MPI_Error_string) error_string;
+  MPI_Comm comm_world;
+  MPI_Datatype byte, float32, float64;
+  MPI_Op sum;
+  MPI_Info info_null;
+  MPI_Errhandler errors_return;
+};
+
+template <class T>
+void resolve(void* lib, const char* name, T& out) {
+  void* p = dlsym(lib, name);
+  NN_CHECK(p) << "MPI library (" << NNCLI_MPI_LIBRARY << ") has no " << name;
+  if constexpr (std::is_pointer_v<T> && std::is_function_v<std::remove_pointer_t<T>>) out = reinterpret_cast<T>(p);
+  else out = static_cast<T>(p);  // a predefined handle is the address of the library's global object
+}
+
+MpiApi open_mpi() {
+  // RTLD_GLOBAL: OpenMPI's components, opened by libmpi itself, resolve their symbols against it.
+  void* lib = dlopen(NNCLI_MPI_LIBRARY, RTLD_NOW | RTLD_GLOBAL);
+  if (!lib) lib = dlopen("libmpi.so.40", RTLD_NOW | RTLD_GLOBAL);
+  NN_CHECK(lib) << "cannot load the MPI library (" << NNCLI_MPI_LIBRARY << "): " << dlerror();
+  MpiApi a{};
+  resolve(lib, "MPI_Init_thread", a.init_thread);
+  resolve(lib, "MPI_Finalize", a.finalize);
+  resolve(lib, "MPI_Abort", a.abort);
+  resolve(lib, "MPI_Comm_set_errhandler", a.comm_set_errhandler);
+  resolve(lib, "MPI_Comm_rank", a.comm_rank);
+  resolve(lib, "MPI_Comm_size", a.comm_size);
+  resolve(lib, "MPI_Comm_split_type", a.comm_split_type);
+  resolve(lib, "MPI_Comm_free", a.comm_free);
+  resolve(lib, "MPI_Barrier", a.barrier);
+  resolve(lib, "MPI_Bcast", a.bcast);
+  resolve(lib, "MPI_Allreduce", a.allreduce);
+  resolve(lib, "MPI_Type_size", a.type_size);
+  resolve(lib, "MPI_Error_string", a.error_string);
+  resolve(lib, "ompi_mpi_comm_world", a.comm_world);
+  resolve(lib, "ompi_mpi_byte", a.byte);
+  resolve(lib, "ompi_mpi_float", a.float32);
+  resolve(lib, "ompi_mpi_double", a.float64);
+  resolve(lib, "ompi_mpi_op_sum", a.sum);
+  resolve(lib, "ompi_mpi_info_null", a.info_null);
+  resolve(lib, "ompi_mpi_errors_return", a.errors_return);
+  return a;
+}
+
+const MpiApi& mpi_api() {
+  static const MpiApi a = open_mpi();
+  return a;
+}
+}  // namespace
+}  // namespace nncli
+
+#undef MPI_COMM_WORLD
+#undef MPI_BYTE
+#undef MPI_FLOAT
+#undef MPI_DOUBLE
+#undef MPI_SUM
+#undef MPI_INFO_NULL
+#undef MPI_ERRORS_RETURN
+#define MPI_Init_thread nncli::mpi_api().init_thread
+#define MPI_Finalize nncli::mpi_api().finalize
+#define MPI_Abort nncli::mpi_api().abort
+#define MPI_Comm_set_errhandler nncli::mpi_api().comm_set_errhandler
+#define MPI_Comm_rank nncli::mpi_api().comm_rank
+#define MPI_Comm_size nncli::mpi_api().comm_size
+#define MPI_Comm_split_type nncli::mpi_api().comm_split_type
+#define MPI_Comm_free nncli::mpi_api().comm_free
+#define MPI_Barrier nncli::mpi_api().barrier
+#define MPI_Bcast nncli::mpi_api().bcast
+#define MPI_Allreduce nncli::mpi_api().allreduce
+#define MPI_Type_size nncli::mpi_api().type_size
+#define MPI_Error_string nncli::mpi_api().error_string
+#define MPI_COMM_WORLD (nncli::mpi_api().comm_world)
+#define MPI_BYTE (nncli::mpi_api().byte)
+#define MPI_FLOAT (nncli::mpi_api().float32)
+#define MPI_DOUBLE (nncli::mpi_api().float64)
+#define MPI_SUM (nncli::mpi_api().sum)
+#define MPI_INFO_NULL (nncli::mpi_api().info_null)
+#define MPI_ERRORS_RETURN (nncli::mpi_api().errors_return)
 #endif
 
 namespace nncli {

@@ -1,8 +1,10 @@
 // NcclReducer: one NCCL communicator per process on its CUDA device; grouped in-place ncclAvg all-reduces.
+// libnccl (over 200 MB) is opened with dlopen when a reducer is made, not mapped into every nncli process.
 #ifdef NNCLI_WITH_NCCL
 #include "nccl_reducer.hpp"
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <nccl.h>
 
 #include "nn/core/error.hpp"
@@ -12,8 +14,46 @@ namespace nncli {
 
 namespace {
 
+// The NCCL entry points nncli calls, resolved from the library on first use.
+struct Nccl {
+  decltype(&ncclGetErrorString) get_error_string;
+  decltype(&ncclGetUniqueId) get_unique_id;
+  decltype(&ncclCommInitRank) comm_init_rank;
+  decltype(&ncclCommDestroy) comm_destroy;
+  decltype(&ncclGroupStart) group_start;
+  decltype(&ncclGroupEnd) group_end;
+  decltype(&ncclAllReduce) all_reduce;
+};
+
+template <class F>
+void resolve(void* lib, const char* name, F& f) {
+  f = reinterpret_cast<F>(dlsym(lib, name));
+  NN_CHECK(f) << "NCCL (" << NNCLI_NCCL_LIBRARY << ") has no " << name;
+}
+
+Nccl open_nccl() {
+  void* lib = dlopen(NNCLI_NCCL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+  NN_CHECK(lib) << "cannot load NCCL (" << NNCLI_NCCL_LIBRARY << "): " << dlerror();
+  Nccl n{};
+  resolve(lib, "ncclGetErrorString", n.get_error_string);
+  resolve(lib, "ncclGetUniqueId", n.get_unique_id);
+  resolve(lib, "ncclCommInitRank", n.comm_init_rank);
+  resolve(lib, "ncclCommDestroy", n.comm_destroy);
+  resolve(lib, "ncclGroupStart", n.group_start);
+  resolve(lib, "ncclGroupEnd", n.group_end);
+  resolve(lib, "ncclAllReduce", n.all_reduce);
+  return n;
+}
+
+const Nccl& nccl() {
+  static const Nccl n = open_nccl();
+  return n;
+}
+
 void check_nccl(ncclResult_t status, const char* call, int rank) {
-  NN_CHECK(status == ncclSuccess) << call << " failed on rank " << rank << ": " << ncclGetErrorString(status);
+  NN_CHECK(status == ncclSuccess) << call << " failed on rank " << rank << ": "
+                                  << nccl().get_error_string(status);
 }
 void check_cuda(cudaError_t status, const char* call, int rank) {
   NN_CHECK(status == cudaSuccess) << call << " failed on rank " << rank << ": " << cudaGetErrorString(status);
@@ -31,26 +71,26 @@ NcclReducer::NcclReducer(int rank, int size, int device,
     : state_(std::make_unique<State>()), device_(device) {
   state_->rank = rank;
   ncclUniqueId id{};
-  if (rank == 0) check_nccl(ncclGetUniqueId(&id), "ncclGetUniqueId", rank);
+  if (rank == 0) check_nccl(nccl().get_unique_id(&id), "ncclGetUniqueId", rank);
   broadcast_from_root(&id, sizeof(id));
   check_cuda(cudaSetDevice(device), "cudaSetDevice", rank);
-  check_nccl(ncclCommInitRank(&state_->comm, size, id, rank), "ncclCommInitRank", rank);
+  check_nccl(nccl().comm_init_rank(&state_->comm, size, id, rank), "ncclCommInitRank", rank);
 }
 
 NcclReducer::~NcclReducer() {
-  if (state_->comm) ncclCommDestroy(state_->comm);
+  if (state_->comm) nccl().comm_destroy(state_->comm);
 }
 
 void NcclReducer::all_reduce_mean(const std::vector<std::pair<float*, size_t>>& arrays) {
   check_cuda(cudaSetDevice(device_), "cudaSetDevice", state_->rank);
   auto stream = static_cast<cudaStream_t>(nn::cuda::device_stream(device_));
-  check_nccl(ncclGroupStart(), "ncclGroupStart", state_->rank);
+  check_nccl(nccl().group_start(), "ncclGroupStart", state_->rank);
   for (const auto& [data, n] : arrays) {
     if (n == 0) continue;
-    check_nccl(ncclAllReduce(data, data, n, ncclFloat32, ncclAvg, state_->comm, stream), "ncclAllReduce",
+    check_nccl(nccl().all_reduce(data, data, n, ncclFloat32, ncclAvg, state_->comm, stream), "ncclAllReduce",
                state_->rank);
   }
-  check_nccl(ncclGroupEnd(), "ncclGroupEnd", state_->rank);
+  check_nccl(nccl().group_end(), "ncclGroupEnd", state_->rank);
   // Waiting here keeps a stalled peer inside the caller's watchdog window.
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize after ncclAllReduce", state_->rank);
 }

@@ -12,6 +12,94 @@
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/file_format.hpp"
 #include "nn/core/error.hpp"
+#include "lazy_library.hpp"
+
+// PLplot (with FreeType and its drivers) is opened when a plot is drawn.
+namespace nncli {
+namespace {
+struct PlplotApi {
+  decltype(&c_pladv) f_pladv;
+  decltype(&c_plbox) f_plbox;
+  decltype(&c_plend) f_plend;
+  decltype(&c_plinit) f_plinit;
+  decltype(&c_pllab) f_pllab;
+  decltype(&c_pllegend) f_pllegend;
+  decltype(&c_plline) f_plline;
+  decltype(&c_plschr) f_plschr;
+  decltype(&c_plsdev) f_plsdev;
+  decltype(&c_plsfnam) f_plsfnam;
+  decltype(&c_plspage) f_plspage;
+  decltype(&c_plvpor) f_plvpor;
+  decltype(&c_plwidth) f_plwidth;
+  decltype(&c_plwind) f_plwind;
+  decltype(&c_plcol0) f_plcol0;
+  decltype(&c_plscmap0n) f_plscmap0n;
+  decltype(&c_plscol0) f_plscol0;
+  decltype(&plgDevs) f_plgDevs;
+};
+const PlplotApi& plplot_api() {
+  static const PlplotApi api = [] {
+    void* lib = open_lazy_library(NNCLI_PLPLOT_LIBRARY, "libplplot.so.17", "PLplot", RTLD_GLOBAL);
+    PlplotApi a{};
+    lazy_symbol(lib, "c_pladv", a.f_pladv);
+    lazy_symbol(lib, "c_plbox", a.f_plbox);
+    lazy_symbol(lib, "c_plend", a.f_plend);
+    lazy_symbol(lib, "c_plinit", a.f_plinit);
+    lazy_symbol(lib, "c_pllab", a.f_pllab);
+    lazy_symbol(lib, "c_pllegend", a.f_pllegend);
+    lazy_symbol(lib, "c_plline", a.f_plline);
+    lazy_symbol(lib, "c_plschr", a.f_plschr);
+    lazy_symbol(lib, "c_plsdev", a.f_plsdev);
+    lazy_symbol(lib, "c_plsfnam", a.f_plsfnam);
+    lazy_symbol(lib, "c_plspage", a.f_plspage);
+    lazy_symbol(lib, "c_plvpor", a.f_plvpor);
+    lazy_symbol(lib, "c_plwidth", a.f_plwidth);
+    lazy_symbol(lib, "c_plwind", a.f_plwind);
+    lazy_symbol(lib, "c_plcol0", a.f_plcol0);
+    lazy_symbol(lib, "c_plscmap0n", a.f_plscmap0n);
+    lazy_symbol(lib, "c_plscol0", a.f_plscol0);
+    lazy_symbol(lib, "plgDevs", a.f_plgDevs);
+    return a;
+  }();
+  return api;
+}
+}  // namespace
+}  // namespace nncli
+#undef pladv
+#define pladv nncli::plplot_api().f_pladv
+#undef plbox
+#define plbox nncli::plplot_api().f_plbox
+#undef plend
+#define plend nncli::plplot_api().f_plend
+#undef plinit
+#define plinit nncli::plplot_api().f_plinit
+#undef pllab
+#define pllab nncli::plplot_api().f_pllab
+#undef pllegend
+#define pllegend nncli::plplot_api().f_pllegend
+#undef plline
+#define plline nncli::plplot_api().f_plline
+#undef plschr
+#define plschr nncli::plplot_api().f_plschr
+#undef plsdev
+#define plsdev nncli::plplot_api().f_plsdev
+#undef plsfnam
+#define plsfnam nncli::plplot_api().f_plsfnam
+#undef plspage
+#define plspage nncli::plplot_api().f_plspage
+#undef plvpor
+#define plvpor nncli::plplot_api().f_plvpor
+#undef plwidth
+#define plwidth nncli::plplot_api().f_plwidth
+#undef plwind
+#define plwind nncli::plplot_api().f_plwind
+#undef plcol0
+#define plcol0 nncli::plplot_api().f_plcol0
+#undef plscmap0n
+#define plscmap0n nncli::plplot_api().f_plscmap0n
+#undef plscol0
+#define plscol0 nncli::plplot_api().f_plscol0
+#define plgDevs nncli::plplot_api().f_plgDevs
 
 namespace nncli {
 

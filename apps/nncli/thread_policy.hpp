@@ -1,9 +1,10 @@
-// OpenMP wait policy: a short spin before sleeping, set before libgomp starts (it reads its settings at load).
+// Process-wide thread settings: OpenMP defaults (wait policy, team size from affinity and cgroup quota)
+// and --threads.
 #pragma once
 
 namespace nncli {
-// Re-executes nncli once with GOMP_SPINCOUNT set when the user set neither it nor OMP_WAIT_POLICY:
-// libgomp's default spin (300k iterations) lets idle workers take the cores that other threads
-// (data loading, other processes) need. Returns only when no re-exec happened.
-void ensure_thread_policy(char** argv);
+// CPUs this process may use: its affinity mask, capped by a cgroup CPU quota (cpu.max, rounded up).
+int available_cpus();
+// Applies `--threads N` (N >= 1) to the OpenMP runtime for the rest of the process (BLAS and oneDNN included).
+void set_thread_count(int threads);
 }  // namespace nncli

@@ -1,6 +1,7 @@
 // Neural Network Console upload over libcurl: credential request (JSON) and the SigV4-signed S3 PUT.
 #include "upload_client.hpp"
 
+#define CURL_DISABLE_TYPECHECK  // plain functions, so the names below can be redirected
 #include <curl/curl.h>
 
 #include <cstdio>
@@ -8,8 +9,58 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "lazy_library.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
+
+// libcurl (and the TLS, Kerberos and LDAP libraries behind it) is opened on the first upload.
+namespace nncli {
+namespace {
+struct CurlApi {
+  decltype(&curl_global_init) global_init;
+  decltype(&curl_easy_init) easy_init;
+  decltype(&curl_easy_setopt) easy_setopt;
+  decltype(&curl_easy_perform) easy_perform;
+  decltype(&curl_easy_getinfo) easy_getinfo;
+  decltype(&curl_easy_strerror) easy_strerror;
+  decltype(&curl_easy_cleanup) easy_cleanup;
+  decltype(&curl_easy_escape) easy_escape;
+  decltype(&curl_free) free;
+  decltype(&curl_slist_append) slist_append;
+  decltype(&curl_slist_free_all) slist_free_all;
+};
+const CurlApi& curl_api() {
+  static const CurlApi api = [] {
+    void* lib = open_lazy_library(NNCLI_CURL_LIBRARY, "libcurl.so.4", "libcurl");
+    CurlApi a{};
+    lazy_symbol(lib, "curl_global_init", a.global_init);
+    lazy_symbol(lib, "curl_easy_init", a.easy_init);
+    lazy_symbol(lib, "curl_easy_setopt", a.easy_setopt);
+    lazy_symbol(lib, "curl_easy_perform", a.easy_perform);
+    lazy_symbol(lib, "curl_easy_getinfo", a.easy_getinfo);
+    lazy_symbol(lib, "curl_easy_strerror", a.easy_strerror);
+    lazy_symbol(lib, "curl_easy_cleanup", a.easy_cleanup);
+    lazy_symbol(lib, "curl_easy_escape", a.easy_escape);
+    lazy_symbol(lib, "curl_free", a.free);
+    lazy_symbol(lib, "curl_slist_append", a.slist_append);
+    lazy_symbol(lib, "curl_slist_free_all", a.slist_free_all);
+    return a;
+  }();
+  return api;
+}
+}  // namespace
+}  // namespace nncli
+#define curl_global_init nncli::curl_api().global_init
+#define curl_easy_init nncli::curl_api().easy_init
+#define curl_easy_setopt nncli::curl_api().easy_setopt
+#define curl_easy_perform nncli::curl_api().easy_perform
+#define curl_easy_getinfo nncli::curl_api().easy_getinfo
+#define curl_easy_strerror nncli::curl_api().easy_strerror
+#define curl_easy_cleanup nncli::curl_api().easy_cleanup
+#define curl_easy_escape nncli::curl_api().easy_escape
+#define curl_free nncli::curl_api().free
+#define curl_slist_append nncli::curl_api().slist_append
+#define curl_slist_free_all nncli::curl_api().slist_free_all
 
 namespace nncli {
 

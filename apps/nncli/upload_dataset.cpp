@@ -14,8 +14,79 @@
 
 #include "formats/common/atomic_file.hpp"
 #include "formats/datasets/csv_text.hpp"
+#include "lazy_library.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
+
+// libarchive (and libxml2/ICU behind it) is opened when a TAR is written.
+namespace nncli {
+namespace {
+struct ArchiveApi {
+  decltype(&archive_entry_free) entry_free;
+  decltype(&archive_entry_new) entry_new;
+  decltype(&archive_entry_set_filetype) entry_set_filetype;
+  decltype(&archive_entry_set_gid) entry_set_gid;
+  decltype(&archive_entry_set_mtime) entry_set_mtime;
+  decltype(&archive_entry_set_pathname) entry_set_pathname;
+  decltype(&archive_entry_set_perm) entry_set_perm;
+  decltype(&archive_entry_set_size) entry_set_size;
+  decltype(&archive_entry_set_uid) entry_set_uid;
+  decltype(&archive_error_string) error_string;
+  decltype(&archive_set_error) set_error;
+  decltype(&archive_write_close) write_close;
+  decltype(&archive_write_data) write_data;
+  decltype(&archive_write_free) write_free;
+  decltype(&archive_write_header) write_header;
+  decltype(&archive_write_new) write_new;
+  decltype(&archive_write_open) write_open;
+  decltype(&archive_write_set_format_pax_restricted) write_set_format_pax_restricted;
+};
+const ArchiveApi& archive_api() {
+  static const ArchiveApi api = [] {
+    void* lib = open_lazy_library(NNCLI_ARCHIVE_LIBRARY, "libarchive.so.13", "libarchive");
+    ArchiveApi a{};
+    lazy_symbol(lib, "archive_entry_free", a.entry_free);
+    lazy_symbol(lib, "archive_entry_new", a.entry_new);
+    lazy_symbol(lib, "archive_entry_set_filetype", a.entry_set_filetype);
+    lazy_symbol(lib, "archive_entry_set_gid", a.entry_set_gid);
+    lazy_symbol(lib, "archive_entry_set_mtime", a.entry_set_mtime);
+    lazy_symbol(lib, "archive_entry_set_pathname", a.entry_set_pathname);
+    lazy_symbol(lib, "archive_entry_set_perm", a.entry_set_perm);
+    lazy_symbol(lib, "archive_entry_set_size", a.entry_set_size);
+    lazy_symbol(lib, "archive_entry_set_uid", a.entry_set_uid);
+    lazy_symbol(lib, "archive_error_string", a.error_string);
+    lazy_symbol(lib, "archive_set_error", a.set_error);
+    lazy_symbol(lib, "archive_write_close", a.write_close);
+    lazy_symbol(lib, "archive_write_data", a.write_data);
+    lazy_symbol(lib, "archive_write_free", a.write_free);
+    lazy_symbol(lib, "archive_write_header", a.write_header);
+    lazy_symbol(lib, "archive_write_new", a.write_new);
+    lazy_symbol(lib, "archive_write_open", a.write_open);
+    lazy_symbol(lib, "archive_write_set_format_pax_restricted", a.write_set_format_pax_restricted);
+    return a;
+  }();
+  return api;
+}
+}  // namespace
+}  // namespace nncli
+#define archive_entry_free nncli::archive_api().entry_free
+#define archive_entry_new nncli::archive_api().entry_new
+#define archive_entry_set_filetype nncli::archive_api().entry_set_filetype
+#define archive_entry_set_gid nncli::archive_api().entry_set_gid
+#define archive_entry_set_mtime nncli::archive_api().entry_set_mtime
+#define archive_entry_set_pathname nncli::archive_api().entry_set_pathname
+#define archive_entry_set_perm nncli::archive_api().entry_set_perm
+#define archive_entry_set_size nncli::archive_api().entry_set_size
+#define archive_entry_set_uid nncli::archive_api().entry_set_uid
+#define archive_error_string nncli::archive_api().error_string
+#define archive_set_error nncli::archive_api().set_error
+#define archive_write_close nncli::archive_api().write_close
+#define archive_write_data nncli::archive_api().write_data
+#define archive_write_free nncli::archive_api().write_free
+#define archive_write_header nncli::archive_api().write_header
+#define archive_write_new nncli::archive_api().write_new
+#define archive_write_open nncli::archive_api().write_open
+#define archive_write_set_format_pax_restricted nncli::archive_api().write_set_format_pax_restricted
 
 namespace nncli {
 

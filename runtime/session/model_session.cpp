@@ -8,6 +8,7 @@
 #include "formats/nnp/nnp_reader.hpp"
 #include "formats/onnx/import/onnx_importer.hpp"
 #include "formats/passes/expand_repeat.hpp"
+#include "formats/passes/inference_passes.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 
@@ -64,7 +65,8 @@ bool is_model_file(const std::string& path) {
   return std::filesystem::is_directory(path, ec);
 }
 
-nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOptions& options) {
+namespace {
+nn::ir::Model import_unoptimized(const std::vector<std::string>& files, const ImportOptions& options) {
   NN_CHECK_CODE(!files.empty(), nn::ErrorCode::kUsage) << "no model file given";
   const std::string format = effective_import_format(files, options.import_format);
   if (format == "ONNX" && files.size() == 1) {  // one network, executor exec_0, already expanded
@@ -78,6 +80,14 @@ nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOp
   if (!options.expand) return model;
   for (const auto& n : model.networks) NN_LOG_VERBOSE << " Expanding " << n.name << ".";
   return nn::with_context(single_quoted(files.front()), [&] { return fmt::expand_model(model); });
+}
+}  // namespace
+
+nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOptions& options) {
+  nn::ir::Model model = import_unoptimized(files, options);
+  if (options.optimize && options.expand)
+    for (const auto& line : fmt::optimize_for_inference(model)) NN_LOG_VERBOSE << " Optimize: " << line;
+  return model;
 }
 
 const nn::ir::Executor& find_executor(const nn::ir::Model& model, const std::string& name) {

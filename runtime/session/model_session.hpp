@@ -15,9 +15,11 @@ struct ImportOptions {
   std::string import_format = "NNP";  // -I; the extension of a single input file overrides it
   bool expand = true;                 // false: --nnp-no-expand-network
   int executor_index = -1;            // -E: keep only this executor and its network
+  bool optimize = false;              // inference passes (formats/passes/inference_passes.hpp); --no-optimize
 };
 
-// Loads and merges the files (logging "Importing <file>"), then keeps -E's executor and expands loops.
+// Loads and merges the files (logging "Importing <file>"), then keeps -E's executor and expands loops;
+// with options.optimize, runs the inference passes (each change logged at -v).
 nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOptions& options);
 
 // The executor named `name` ("" = the first one). Unknown names list the valid executors.

@@ -1,5 +1,5 @@
-// BatchMatmul: y[s] = op(a[s]) op(b[s]) over the leading (batch) dims, with OpenBLAS sgemm.
-#include <cblas.h>
+// BatchMatmul: y[s] = op(a[s]) op(b[s]) over the leading (batch) dims, with the BLAS sgemm.
+#include "ops/nn_layer/conv_core.hpp"
 
 #include "ops/detail/op_common.hpp"
 
@@ -41,7 +41,7 @@ class BatchMatmul : public Function {
     const float* b = in_data(in[1]);
     float* y = out_data(out[0]);
     for (int64_t s = 0; s < samples_; ++s)
-      cblas_sgemm(CblasRowMajor, ta_ ? CblasTrans : CblasNoTrans, tb_ ? CblasTrans : CblasNoTrans, int(m_),
+      sgemm(ta_, tb_, int(m_),
                   int(n_), int(k_), 1.f, a + s * rows_a_ * cols_a_, int(cols_a_), b + s * rows_b_ * cols_b_,
                   int(cols_b_), 0.f, y + s * m_ * n_, int(n_));
   }
@@ -54,10 +54,10 @@ class BatchMatmul : public Function {
       float* da = in_grad_zeroed(in[0], accum[0]);
       for (int64_t s = 0; s < samples_; ++s) {
         if (!ta_)  // da (m x k) += dy (m x n) . op(b)^T
-          cblas_sgemm(CblasRowMajor, CblasNoTrans, tb_ ? CblasNoTrans : CblasTrans, int(m_), int(k_), int(n_),
+          sgemm(false, !tb_, int(m_), int(k_), int(n_),
                       1.f, dy + s * sy, int(n_), b + s * sb, int(cols_b_), 1.f, da + s * sa, int(cols_a_));
         else  // da (k x m) += op(b) . dy^T
-          cblas_sgemm(CblasRowMajor, tb_ ? CblasTrans : CblasNoTrans, CblasTrans, int(k_), int(m_), int(n_),
+          sgemm(tb_, true, int(k_), int(m_), int(n_),
                       1.f, b + s * sb, int(cols_b_), dy + s * sy, int(n_), 1.f, da + s * sa, int(cols_a_));
       }
     }
@@ -66,10 +66,10 @@ class BatchMatmul : public Function {
       float* db = in_grad_zeroed(in[1], accum[1]);
       for (int64_t s = 0; s < samples_; ++s) {
         if (!tb_)  // db (k x n) += op(a)^T . dy
-          cblas_sgemm(CblasRowMajor, ta_ ? CblasNoTrans : CblasTrans, CblasNoTrans, int(k_), int(n_), int(m_),
+          sgemm(!ta_, false, int(k_), int(n_), int(m_),
                       1.f, a + s * sa, int(cols_a_), dy + s * sy, int(n_), 1.f, db + s * sb, int(cols_b_));
         else  // db (n x k) += dy^T . op(a)
-          cblas_sgemm(CblasRowMajor, CblasTrans, ta_ ? CblasTrans : CblasNoTrans, int(n_), int(k_), int(m_),
+          sgemm(true, ta_, int(n_), int(k_), int(m_),
                       1.f, dy + s * sy, int(n_), a + s * sa, int(cols_a_), 1.f, db + s * sb, int(cols_b_));
       }
     }

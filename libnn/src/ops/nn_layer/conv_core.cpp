@@ -1,7 +1,6 @@
 // Convolution machinery: im2col/col2im over any number of spatial axes and the batched GEMM engine.
 #include "ops/nn_layer/conv_core.hpp"
 
-#include <cblas.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -9,7 +8,9 @@
 #include <cstring>
 
 #include "nn/core/error.hpp"
+#include "ops/detail/blas.hpp"
 #include "ops/detail/op_common.hpp"
+#include "ops/detail/thread_scope.hpp"
 #ifdef NN_WITH_DNNL
 #include "ops/nn_layer/conv_dnnl.hpp"
 #endif
@@ -24,15 +25,15 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
       for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.f ? 0.f : beta * c[i * ldc + j];
     return;
   }
-  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, int(m),
-              int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
+  ThreadScope threads(threads_for_flops(2.0 * double(m) * double(n) * double(k)));
+  blas_sgemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-BlasSingleThread::BlasSingleThread() : saved_(openblas_get_num_threads()) {
-  if (saved_ != 1) openblas_set_num_threads(1);
+BlasSingleThread::BlasSingleThread() : saved_(blas_get_threads()) {
+  if (saved_ != 1) blas_set_threads(1);
 }
 BlasSingleThread::~BlasSingleThread() {
-  if (saved_ != 1) openblas_set_num_threads(saved_);
+  if (saved_ != 1) blas_set_threads(saved_);
 }
 
 ConvArgs read_conv_args(const Attrs& attrs, size_t spatial, const std::string& fn) {
@@ -250,7 +251,9 @@ void ConvEngine::setup(const ConvGeometry& g, int64_t out_channels, int64_t grou
   dnnl_.reset();
   // A few input channels per group (LeNet's first layer): oneDNN's reorders cost more than im2col saves.
   // The primitives are built at the first forward or backward (a setup may only want the output shape).
-  dnnl_wanted_ = g_.channels / group_ >= 4;
+  // Depthwise (one input channel per group, MobileNet/EfficientNet): oneDNN's depthwise kernels, where
+  // im2col ran one tiny GEMM per channel.
+  dnnl_wanted_ = g_.channels / group_ >= 4 || (group_ > 1 && group_ == g_.channels);
 }
 
 bool ConvEngine::use_dnnl() {
@@ -264,12 +267,9 @@ bool ConvEngine::use_dnnl() {
 }
 
 int ConvEngine::threads_for_batch() const {
-  const int max_threads = omp_get_max_threads();
-  if (batch_ < 2 || max_threads < 2) return 1;
-  // Per-sample GEMM work; below ~0.5 MFLOP per sample threading the batch does not pay for itself.
+  if (batch_ < 2) return 1;
   const double flops = 2.0 * double(oc_) * double(g_.col_rows() / group_) * double(g_.out_size);
-  if (flops * double(batch_) < 2e6) return 1;
-  return int(std::min<int64_t>(max_threads, batch_));
+  return int(std::min<int64_t>(threads_for_flops(flops * double(batch_)), batch_));
 }
 
 float* ConvEngine::col_buffer(int thread) { return cols_[size_t(thread)].data(); }

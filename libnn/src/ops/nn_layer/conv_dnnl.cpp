@@ -6,6 +6,8 @@
 
 #include <vector>
 
+#include "ops/detail/thread_scope.hpp"
+
 namespace nn::ops {
 namespace {
 using dnnl::memory;
@@ -56,6 +58,7 @@ struct DnnlConv::Impl {
   dnnl::convolution_backward_weights bwd_weights;
   Operand f_src, f_wei, f_dst, d_diff_dst, d_wei, d_diff_src, w_src, w_diff_dst, w_diff_wei;
   bool same_diff_dst = false;  // backward data and backward weights read dy in the same layout
+  int threads = 1;             // the team the primitives were made for (oneDNN fixes it at creation)
 };
 
 DnnlConv::DnnlConv(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -80,8 +83,13 @@ std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_ch
     if (right < 0) return nullptr;
     pad_r.push_back(right);
   }
+  double flops = 2.0 * double(batch) * double(out_channels) * double(g.channels / group);
+  for (size_t d = 0; d < spatial; ++d) flops *= double(g.out[d]) * double(g.kernel[d]);
+  const int threads = threads_for_flops(flops);
+  ThreadScope scope(threads);
   try {
     auto impl = std::make_unique<Impl>();
+    impl->threads = threads;
     const auto f32 = memory::data_type::f32;
     const memory::desc src_user(src, f32, data_tag(spatial)), dst_user(dst, f32, data_tag(spatial)),
         wei_user(wei, f32, weights_tag(spatial, group > 1));
@@ -127,11 +135,13 @@ void run(Primitive& p, dnnl::stream& s, int arg_a, Operand& a, const float* pa, 
 
 void DnnlConv::forward(const float* x, const float* w, float* y) {
   Impl& m = *impl_;
+  ThreadScope scope(m.threads);
   run(m.fwd, m.stream, DNNL_ARG_SRC, m.f_src, x, DNNL_ARG_WEIGHTS, m.f_wei, w, DNNL_ARG_DST, m.f_dst, y);
 }
 
 void DnnlConv::backward(const float* x, const float* w, const float* dy, float* dx, float* dw) {
   Impl& m = *impl_;
+  ThreadScope scope(m.threads);
   if (dw) {
     run(m.bwd_weights, m.stream, DNNL_ARG_SRC, m.w_src, x, DNNL_ARG_DIFF_DST, m.w_diff_dst, dy,
         DNNL_ARG_DIFF_WEIGHTS, m.w_diff_wei, dw);

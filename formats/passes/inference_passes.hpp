@@ -1,0 +1,33 @@
+// Inference graph passes on ir::Model (BatchNormalization folding, Identity removal, Swish and ReLU6 fusion);
+// the model stays the source of truth and each pass only rewrites inference networks.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "nn/ir/model.hpp"
+
+namespace nn::formats {
+
+// Folds BatchNormalization with running statistics (batch_stat false, one axis = the channel axis) into the
+// Convolution or Affine producing its input, when that input feeds nothing else: new parameters
+// '<function>/folded_W' and '<function>/folded_b' (the originals stay for other networks) with
+// W' = W * s, b' = (b - mean) * s + beta, s = gamma / sqrt(variance + eps). One line per fold.
+std::vector<std::string> fold_batch_normalization(ir::Model& model);
+
+// Removes Identity functions whose output is not one of the model's named inputs or outputs: consumers
+// read the Identity's input instead. One line per removal.
+std::vector<std::string> remove_identity(ir::Model& model);
+
+// x * Sigmoid(x) (Sigmoid feeding only that Mul2: SiLU as PyTorch exports it) becomes one Swish.
+std::vector<std::string> fuse_swish(ir::Model& model);
+
+// MaximumScalar(0) then MinimumScalar(6) (either order; ONNX Clip(0, 6) as imported) becomes one ReLU6.
+std::vector<std::string> fuse_relu6(ir::Model& model);
+
+// Every pass above, in order; lines "<pass>: <change>". Networks an optimizer trains are left alone.
+std::vector<std::string> optimize_for_inference(ir::Model& model);
+
+// Drops parameters no network uses any more (after folding, for writing the optimized model).
+std::vector<std::string> prune_unused_parameters(ir::Model& model);
+
+}  // namespace nn::formats

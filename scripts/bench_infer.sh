@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Inference latency, nncli beside ONNX Runtime, on a quiet machine and with two busy loops per core.
+# For each ONNX model: ORT (onnxruntime-node, 2 intra-op threads), nncli (default threads) and nncli
+# with one thread (OMP_NUM_THREADS=1), each as mean ms per run over SECS seconds in process (nncli profile, ORT best round).
+# Usage: scripts/bench_infer.sh [seconds-per-figure] [model.onnx ...]
+#   with no models: PyTorch's LeNet (batch 1) and small ResNet (batch 32) exported by bench_engine_torch.py.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECS=${1:-2}
+shift || true
+BUILD=${BUILD:-build}
+NNCLI=${NNCLI:-$BUILD/apps/nncli/nncli}
+ORT_DIR=${NN_ORT_DIR:-$HOME/.cache/nncli/ort}
+work=$(mktemp -d)
+busy_pids=()
+stop_busy() {
+  for p in "${busy_pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${busy_pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  busy_pids=()
+}
+trap 'stop_busy; rm -rf "$work"' EXIT
+# Two bounded CPU-bound loops per core (each ends by itself after 10 minutes at most).
+start_busy() {
+  local n=$(( $(nproc) * 2 ))
+  for _ in $(seq "$n"); do
+    timeout 600 bash -c 'while :; do :; done' &
+    busy_pids+=($!)
+  done
+  sleep 0.5
+}
+models=("$@")
+if [ ${#models[@]} -eq 0 ]; then
+  /usr/bin/python3 scripts/bench_engine_torch.py export "$work" >/dev/null 2>&1 ||
+    { echo "bench_infer: PyTorch is needed to export the default models (or give ONNX files)"; exit 1; }
+  models=("$work/lenet_b1.onnx" "$work/small_resnet_b32.onnx")
+fi
+# nncli's mean ms per run (profile: executors only, batch from the file).
+nncli_ms() {
+  "$NNCLI" -q "$@" profile -c "$model" -o "$work/prof" --only executors --duration "$SECS" --format json 2>/dev/null |
+    /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin)["targets"][0]["iteration"]; print("%.4f" % t["mean_ms"])'
+}
+ort_ms() {
+  if command -v node >/dev/null && [ -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
+    node scripts/ort/ort_bench.js "$model" x "$SECS" 2 | awk '{print $2}'
+  else
+    echo nan
+  fi
+}
+ratio() { /usr/bin/python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print('%.2fx' % (a/b) if b==b and b>0 else '-')" "$1" "$2"; }
+echo "nncli: $NNCLI ($(nproc) cores); ms per run (mean), ratio = ORT time / nncli time (> 1: nncli faster)"
+printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s |\n' model "ORT quiet" "nn quiet" ratio \
+  "ORT busy" "nn busy" ratio "nn 1 thr busy" "busy/1thr"
+for model in "${models[@]}"; do
+  name=$(basename "$model" .onnx)
+  oq=$(ort_ms); nq=$(nncli_ms)
+  start_busy
+  ob=$(ort_ms); nb=$(nncli_ms); n1=$(OMP_NUM_THREADS=1 nncli_ms)  # not --threads: older nncli binaries can be compared (NNCLI=...)
+  stop_busy
+  printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s |\n' "$name" "$oq" "$nq" "$(ratio "$oq" "$nq")" \
+    "$ob" "$nb" "$(ratio "$ob" "$nb")" "$n1" "$(ratio "$nb" "$n1")"
+done
