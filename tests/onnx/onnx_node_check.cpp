@@ -36,8 +36,18 @@ bool attribute_like_input(const std::string& op, int index) {
   return it != kTable.end() && std::find(it->second.begin(), it->second.end(), index) != it->second.end();
 }
 
+// Node tests whose expected outputs disagree with the operator's definition (reported as skipped, with why).
+std::string known_bad_data(const std::string& test) {
+  for (const char* w : {"test_hannwindow", "test_hammingwindow", "test_blackmanwindow"})
+    if (test.rfind(w, 0) == 0)
+      return "test data computed with pi = 3.1415 (onnx 1.12's test generator), not the definition's pi";
+  return "";
+}
+
 Outcome check_dir(const fs::path& dir, std::string* op, std::string* why) {
   const std::string model_path = (dir / "model.onnx").string();
+  *why = known_bad_data(dir.filename().string());
+  if (!why->empty()) return Outcome::kSkip;
   try {
     ::onnx::ModelProto proto = formats::onnx::load_model_proto(model_path);
     *op = proto.graph().node_size() ? proto.graph().node(0).op_type() : "?";
@@ -66,7 +76,14 @@ Outcome check_dir(const fs::path& dir, std::string* op, std::string* why) {
         *graph->add_initializer() = t;
       } else {
         *kept_inputs.add_input() = graph->input(i);
-        if (all_tensors) inputs.push_back(onnx_test::read_tensor_file(file.string()));
+        if (!all_tensors) continue;
+        ::onnx::TensorProto t = onnx_test::read_tensor_proto(file.string());
+        // onnx 1.12 stores BFLOAT16 test inputs as their UINT16 bit patterns.
+        if (graph->input(i).type().tensor_type().elem_type() == ::onnx::TensorProto::BFLOAT16 &&
+            t.data_type() == ::onnx::TensorProto::UINT16)
+          t.set_data_type(::onnx::TensorProto::BFLOAT16);
+        formats::onnx::TensorData d = formats::onnx::read_tensor(t, ".");
+        inputs.push_back({d.shape, d.values});
       }
     }
     if (all_tensors && !constant_inputs.empty()) graph->mutable_input()->Swap(kept_inputs.mutable_input());

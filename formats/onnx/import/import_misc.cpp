@@ -1,0 +1,108 @@
+// ONNX Einsum, CastLike, BitShift, Det, GridSample and the window generators (Hann, Hamming, Blackman).
+#include <cmath>
+
+#include "formats/onnx/common/onnx_model_file.hpp"
+#include "formats/onnx/import/op_rules.hpp"
+#include "nn/core/error.hpp"
+
+namespace nn::formats::onnx {
+namespace {
+
+void import_einsum(ImportContext& ctx, const NodeView& node) {
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < node.num_inputs(); ++i) inputs.push_back(node.input(i));
+  std::string equation;
+  for (char c : node.get_string("equation", ""))
+    if (c != ' ') equation += c;
+  NN_CHECK(!equation.empty()) << "Einsum needs an equation";
+  ctx.emit1("Einsum", inputs, {{"equation", equation}}, node.output(0));
+  ctx.set_data_type(node.output(0), ctx.data_type(node.input(0)));
+}
+
+// CastLike: Cast to the type of the second input (values stay float, as Cast's import).
+void import_cast_like(ImportContext& ctx, const NodeView& node) {
+  const int32_t from = ctx.data_type(node.input(0)), to = ctx.data_type(node.input(1));
+  NN_CHECK_CODE(cast_keeps_values(from, to), ErrorCode::kUnsupported)
+        << "CastLike from " << data_type_name(from) << " to " << data_type_name(to)
+        << " changes the precision; not supported";
+  const bool to_int = to != ::onnx::TensorProto::FLOAT && to != ::onnx::TensorProto::DOUBLE;
+  const bool from_float = from == ::onnx::TensorProto::FLOAT || from == ::onnx::TensorProto::DOUBLE;
+  if (to_int && from_float) {  // float -> integer truncates toward zero
+    const std::string x = node.input(0);
+    ctx.emit1("Mul2", {ctx.emit1("Sign", {x}), ctx.emit1("Floor", {ctx.emit1("Abs", {x})})}, {}, node.output(0));
+  } else {
+    ctx.emit1("Identity", {node.input(0)}, {}, node.output(0));
+  }
+  ctx.set_data_type(node.output(0), to);
+}
+
+void import_bit_shift(ImportContext& ctx, const NodeView& node) {
+  const std::string direction = node.get_string("direction", "");
+  NN_CHECK(direction == "LEFT" || direction == "RIGHT") << "direction '" << direction << "' is not LEFT or RIGHT";
+  const Shape out = broadcast_shapes(ctx.shape(node.input(0)), ctx.shape(node.input(1)));
+  ctx.emit1("BitShift", {broadcast_to(ctx, node.input(0), out), broadcast_to(ctx, node.input(1), out)},
+            {{"direction", direction}}, node.output(0));
+  ctx.set_data_type(node.output(0), ctx.data_type(node.input(0)));
+}
+
+// Det of (..., M, M) as BatchDet on (prod(...), M, M).
+void import_det(ImportContext& ctx, const NodeView& node) {
+  const Shape xs = ctx.shape(node.input(0));
+  NN_CHECK(xs.size() >= 2 && xs[xs.size() - 1] == xs[xs.size() - 2])
+      << "Det needs square matrices (..., M, M), got " << to_string(xs);
+  const int64_t m = xs.back();
+  const Shape batch(xs.begin(), xs.end() - 2);
+  const std::string x = reshape_to(ctx, node.input(0), {shape_size(batch), m, m});
+  reshape_to(ctx, ctx.emit1("BatchDet", {x}), batch, node.output(0));
+}
+
+void import_grid_sample(ImportContext& ctx, const NodeView& node) {
+  const std::string mode = node.get_string("mode", "bilinear");
+  const std::string padding = node.get_string("padding_mode", "zeros");
+  // nearest: ONNX rounds halves to even, WarpByGrid away from zero.
+  NN_CHECK_CODE(mode == "bilinear", ErrorCode::kUnsupported) << "mode '" << mode << "' is not supported (bilinear)";
+  NN_CHECK(padding == "zeros" || padding == "border" || padding == "reflection")
+      << "padding_mode '" << padding << "' is not zeros, border or reflection";
+  NN_CHECK(ctx.rank(node.input(0)) == 4 && ctx.rank(node.input(1)) == 4)
+      << "GridSample needs X (N, C, H, W) and grid (N, H_out, W_out, 2)";
+  ctx.emit1("WarpByGrid", {node.input(0), node.input(1)},
+            {{"mode", std::string("linear")},
+             {"padding_mode", std::string(padding == "zeros" ? "zero" : padding == "border" ? "repeat" : "reflect")},
+             {"align_corners", node.get_int("align_corners", 0) != 0},
+             {"channel_last", false}},
+            node.output(0));
+}
+
+// Window generators: a constant of `size` samples (periodic: the denominator is size, else size - 1).
+void window(ImportContext& ctx, const NodeView& node, const std::vector<double>& cosines) {
+  const std::vector<int64_t> size = ctx.const_ints(node.input(0));
+  NN_CHECK(size.size() == 1 && size[0] >= 0) << "size must be one non-negative value";
+  const int64_t n = size[0];
+  const double denom = node.get_int("periodic", 1) != 0 ? double(n) : double(n - 1);
+  std::vector<float> v(static_cast<size_t>(n), 0.0f);
+  const double pi = std::acos(-1.0);
+  for (int64_t i = 0; i < n; ++i) {
+    double w = 0;
+    for (size_t k = 0; k < cosines.size(); ++k)
+      w += cosines[k] * (denom > 0 ? std::cos(2.0 * pi * double(k) * double(i) / denom) : 1.0);
+    v[size_t(i)] = float(w);
+  }
+  ctx.add_constant(node.output(0), {n}, v, {}, int32_t(node.get_int("output_datatype", ::onnx::TensorProto::FLOAT)));
+}
+
+}  // namespace
+
+void add_misc_rules(std::vector<OpRule>& rules) {
+  rules.push_back({"Einsum", 12, 17, import_einsum});
+  rules.push_back({"CastLike", 15, 17, import_cast_like});
+  rules.push_back({"BitShift", 11, 17, import_bit_shift});
+  rules.push_back({"Det", 11, 17, import_det});
+  rules.push_back({"GridSample", 16, 17, import_grid_sample});
+  rules.push_back({"HannWindow", 17, 17, [](ImportContext& c, const NodeView& n) { window(c, n, {0.5, -0.5}); }});
+  rules.push_back({"HammingWindow", 17, 17, [](ImportContext& c, const NodeView& n) {
+                     window(c, n, {25.0 / 46.0, -(1.0 - 25.0 / 46.0)});
+                   }});
+  rules.push_back({"BlackmanWindow", 17, 17, [](ImportContext& c, const NodeView& n) { window(c, n, {0.42, -0.5, 0.08}); }});
+}
+
+}  // namespace nn::formats::onnx
