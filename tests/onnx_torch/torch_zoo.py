@@ -67,6 +67,9 @@ class Upsample(nn.Module):
 
 def make(name):
     torch.manual_seed(0)
+    if name.endswith("_dynamic"):  # exported with a symbolic batch, run at batch 3
+        model, shape = make(name[:-len("_dynamic")])
+        return model, (3,) + tuple(shape[1:])
     if name == "mlp":
         return nn.Sequential(nn.Linear(8, 16), nn.GELU(), nn.Linear(16, 4), nn.Softmax(dim=-1)), (2, 8)
     if name == "tiny_cnn":
@@ -127,7 +130,8 @@ def check(nncli, ort_js, name, opset, work):
     x = torch.rand(*shape) * 2 - 1
     onnx_path = os.path.join(work, f"{name}_{opset}.onnx")
     # Exported with autograd on: PyTorch's fused inference path for transformer layers has no ONNX symbolic.
-    torch.onnx.export(model, (x,), onnx_path, opset_version=opset, input_names=["x"])
+    dynamic = {"x": {0: "batch"}} if name.endswith("_dynamic") else None
+    torch.onnx.export(model, (x,), onnx_path, opset_version=opset, input_names=["x"], dynamic_axes=dynamic)
     inp = os.path.join(work, "x.npy")
     np.save(inp, x.numpy().astype(np.float32))
     rc, out = run(["node", ort_js, "run", onnx_path, os.path.join(work, "ort"), inp])
@@ -142,7 +146,7 @@ def check(nncli, ort_js, name, opset, work):
     nnp = os.path.join(work, f"{name}_{opset}.nnp")
     back = os.path.join(work, f"{name}_{opset}_back.onnx")
     for cmd in ([nncli, "-q", "convert", onnx_path, nnp],
-                [nncli, "-q", "convert", "-d", f"opset_{opset}", nnp, back]):
+                [nncli, "-q", "convert", "-d", f"opset_{opset}", "-b", str(shape[0]), nnp, back]):
         rc, out = run(cmd)
         if rc:
             return bad + [f"opset {opset}: {' '.join(cmd[2:3])} to {os.path.basename(cmd[-1])} exited {rc}: {out}"]

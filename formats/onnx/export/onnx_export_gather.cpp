@@ -1,4 +1,5 @@
-// ONNX export rules for what ONNX import brings in: Gather, GatherNd, ScatterNd, Einsum, Trilu, EyeLike, ONNXResize.
+// ONNX export rules for what ONNX import brings in: Gather, GatherNd, ScatterNd, Einsum, Trilu, EyeLike, ONNXResize,
+// Constant.
 #include "formats/onnx/export/onnx_emitter.hpp"
 #include "nn/core/error.hpp"
 
@@ -92,6 +93,20 @@ void emit_onnx_resize(Emitter& e, const ir::Function& f) {
   set_attr(n, "nearest_mode", f.attrs.get_string("nearest_mode", "round_prefer_floor"));
 }
 
+// Constant(val, shape): ConstantOfShape of the (batch-substituted) shape.
+void emit_constant(Emitter& e, const ir::Function& f) {
+  const Shape& ys = e.shape(f.outputs.at(0));
+  onnx::NodeProto* n = e.node("ConstantOfShape", {e.int64_initializer("constant_shape", std::vector<int64_t>(ys))},
+                              {f.outputs.at(0)}, e.node_name("ConstantOfShape"));
+  onnx::AttributeProto* a = n->add_attribute();
+  a->set_name("value");
+  a->set_type(onnx::AttributeProto::TENSOR);
+  onnx::TensorProto* t = a->mutable_t();
+  t->set_data_type(onnx::TensorProto::FLOAT);
+  t->add_dims(1);
+  t->add_float_data(float(f.attrs.get_float("val", 0.0)));
+}
+
 }  // namespace
 
 void add_gather_rules(std::vector<Rule>& rules) {
@@ -102,6 +117,7 @@ void add_gather_rules(std::vector<Rule>& rules) {
   rules.push_back({"Trilu", 14, emit_trilu});
   rules.push_back({"EyeLike", 9, emit_eye_like});
   rules.push_back({"ONNXResize", 11, emit_onnx_resize});
+  rules.push_back({"Constant", 9, emit_constant});
 }
 
 }  // namespace nn::formats::onnx_export

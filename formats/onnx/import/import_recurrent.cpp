@@ -48,6 +48,16 @@ void check_sequence_lens(ImportContext& ctx, const NodeView& node, int64_t seq) 
         << "sequence_lens " << len << " shorter than the sequence length " << seq << " is not supported";
 }
 
+// Zeros (1, D, B, H) for an absent initial state: a constant, or with a symbolic batch 0 * sum(x) over time and
+// features broadcast (no constant may follow the batch size).
+std::string zero_state(ImportContext& ctx, const std::string& x, int64_t D, int64_t H) {
+  const int64_t B = ctx.shape(x)[1];
+  if (!ctx.symbolic_batch()) return filled_constant(ctx, {1, D, B, H}, 0.0f);
+  const std::string s = ctx.emit1("Sum", {x}, {{"axes", std::vector<int64_t>{0, 2}}, {"keep_dims", true}});
+  const std::string z = reshape_to(ctx, ctx.emit1("MulScalar", {s}, {{"val", 0.0}}), {1, 1, B, 1});
+  return ctx.emit1("Broadcast", {z}, {{"shape", std::vector<int64_t>{1, D, B, H}}});
+}
+
 void import_recurrent(ImportContext& ctx, const NodeView& node, Cell cell) {
   const CellInfo info = cell_info(cell);
   const bool batch_first = node.get_int("layout", 0) != 0;
@@ -128,7 +138,7 @@ void import_recurrent(ImportContext& ctx, const NodeView& node, Cell cell) {
     }
   }
   const auto state = [&](size_t index) {
-    if (node.input(index).empty()) return filled_constant(ctx, {1, D, B, H}, 0.0f);
+    if (node.input(index).empty()) return zero_state(ctx, x, D, H);
     std::string s = node.input(index);
     if (batch_first) s = ctx.emit1("Transpose", {s}, {{"axes", std::vector<int64_t>{1, 0, 2}}});
     NN_CHECK(ctx.shape(s) == Shape({D, B, H})) << "initial state " << to_string(ctx.shape(node.input(index)))
