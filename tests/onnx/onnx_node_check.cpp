@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "formats/onnx/common/onnx_model_file.hpp"
@@ -46,11 +47,11 @@ std::string known_bad_data(const std::string& test) {
 
 Outcome check_dir(const fs::path& dir, std::string* op, std::string* why) {
   const std::string model_path = (dir / "model.onnx").string();
-  *why = known_bad_data(dir.filename().string());
-  if (!why->empty()) return Outcome::kSkip;
   try {
     ::onnx::ModelProto proto = formats::onnx::load_model_proto(model_path);
     *op = proto.graph().node_size() ? proto.graph().node(0).op_type() : "?";
+    *why = known_bad_data(dir.filename().string());
+    if (!why->empty()) return Outcome::kSkip;
     const std::vector<std::string> missing = formats::onnx::unsupported_operators(proto);
     if (!missing.empty()) {
       *why = "unsupported operator " + missing.front();
@@ -117,12 +118,20 @@ Outcome check_dir(const fs::path& dir, std::string* op, std::string* why) {
   }
 }
 
+// The reason of a skip without the node/tensor names that differ between tests ("node 'y' (Cast): ..." -> "Cast: ...").
+std::string skip_reason(const std::string& why) {
+  std::string r = std::regex_replace(why, std::regex("node '[^']*' \\(([A-Za-z]+)\\): "), "$1: ");
+  r = std::regex_replace(r, std::regex("tensor '[^']*'"), "tensor X");
+  std::replace(r.begin(), r.end(), '|', '/');
+  return r;
+}
+
 int report(const fs::path& root, const std::string& out_path) {
   std::vector<fs::path> dirs;
   for (const auto& entry : fs::directory_iterator(root))
     if (fs::exists(entry.path() / "model.onnx")) dirs.push_back(entry.path());
   std::sort(dirs.begin(), dirs.end());
-  struct Counts { int pass = 0, fail = 0, skip = 0; std::vector<std::string> failed; };
+  struct Counts { int pass = 0, fail = 0, skip = 0; std::vector<std::string> failed; std::map<std::string, int> why_skipped; };
   std::map<std::string, Counts> by_op;
   int pass = 0, fail = 0, skip = 0;
   for (const auto& d : dirs) {
@@ -131,7 +140,7 @@ int report(const fs::path& root, const std::string& out_path) {
     Counts& c = by_op[op];
     if (o == Outcome::kPass) ++c.pass, ++pass;
     if (o == Outcome::kFail) ++c.fail, ++fail, c.failed.push_back(d.filename().string() + " (" + why + ")");
-    if (o == Outcome::kSkip) ++c.skip, ++skip;
+    if (o == Outcome::kSkip) ++c.skip, ++skip, ++c.why_skipped[skip_reason(why)];
   }
   std::ofstream out(out_path);
   out << "# ONNX import conformance\n\n"
@@ -144,6 +153,9 @@ int report(const fs::path& root, const std::string& out_path) {
       << " node tests.**\n\n| first operator | passed | failed | skipped |\n|---|---|---|---|\n";
   for (const auto& [op, c] : by_op)
     out << "| " << op << " | " << c.pass << " | " << c.fail << " | " << c.skip << " |\n";
+  out << "\n## Why the others are skipped\n\n| first operator | tests | reason |\n|---|---|---|\n";
+  for (const auto& [op, c] : by_op)
+    for (const auto& [reason, n] : c.why_skipped) out << "| " << op << " | " << n << " | " << reason << " |\n";
   out << "\n## Failures\n\n";
   for (const auto& [op, c] : by_op)
     for (const auto& f : c.failed) out << "* " << f << "\n";
