@@ -38,6 +38,12 @@ void import_cast(ImportContext& ctx, const NodeView& node) {
   // narrow float precision cannot be expressed that way (half floats widen exactly).
   const int64_t to = node.get_int("to", 1);
   const int32_t from = ctx.data_type(node.input(0));
+  if (to == ::onnx::TensorProto::FLOAT16 &&
+      (from == ::onnx::TensorProto::FLOAT || from == ::onnx::TensorProto::DOUBLE)) {
+    round_to_half(ctx, node.input(0), node.output(0));  // float values rounded to the nearest half float
+    ctx.set_data_type(node.output(0), int32_t(to));
+    return;
+  }
   NN_CHECK_CODE(cast_keeps_values(from, int32_t(to)), ErrorCode::kUnsupported)
       << "Cast from " << from << " to " << to << " changes the precision; not supported";
   ctx.alias(node.output(0), node.input(0));

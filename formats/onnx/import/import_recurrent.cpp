@@ -98,15 +98,18 @@ void import_recurrent(ImportContext& ctx, const NodeView& node, Cell cell) {
     NN_CHECK_CODE(acts[i] == want && nonlinearity == "tanh", ErrorCode::kUnsupported)
         << "activation '" << acts[i] << "' at position " << i << " is not supported (" << want << " expected)";
   }
-  if (cell == Cell::kGru)
-    NN_CHECK_CODE(node.get_int("linear_before_reset", 0) != 0, ErrorCode::kUnsupported)
-        << "linear_before_reset=0 is not supported (nnabla's GRU applies the reset gate after R h, as PyTorch)";
-  if (cell == Cell::kLstm && !node.input(7).empty()) {
-    NN_CHECK_CODE(ctx.is_constant(node.input(7)), ErrorCode::kUnsupported) << "peepholes P are not supported";
-    for (float p : ctx.const_values(node.input(7)))
-      NN_CHECK_CODE(p == 0.0f, ErrorCode::kUnsupported) << "non-zero peepholes P are not supported";
-  }
   check_sequence_lens(ctx, node, T);
+  // nnabla's GRU applies the reset gate after R h (linear_before_reset=1, as PyTorch) and its LSTM has no
+  // peepholes: the other forms are unrolled over time.
+  bool unrolled = cell == Cell::kGru && node.get_int("linear_before_reset", 0) == 0;
+  if (cell == Cell::kLstm && !node.input(7).empty()) {
+    unrolled = !ctx.is_constant(node.input(7));
+    for (float p : unrolled ? std::vector<float>{} : ctx.const_values(node.input(7))) unrolled = unrolled || p != 0.0f;
+  }
+  if (unrolled) {
+    import_recurrent_unrolled(ctx, node, cell == Cell::kLstm, x, batch_first);
+    return;
+  }
 
   // weight_l0 (D, gates, H, I + H) in nnabla's gate order.
   const int64_t G = info.gates;

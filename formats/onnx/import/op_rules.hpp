@@ -37,6 +37,13 @@ const std::vector<OpRule>& import_rules();
 // The rule for `op` at `opset`, or nullptr.
 const OpRule* find_import_rule(const std::string& op, int64_t opset);
 
+// LSTM with peepholes / GRU with linear_before_reset=0 over `x` (T, B, I), unrolled (import_recurrent_unrolled.cpp).
+void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool lstm, const std::string& x,
+                               bool batch_first);
+
+// Float values rounded to the nearest FLOAT16 value (kept as float; overflow to +-inf), into `output` (import_misc.cpp).
+std::string round_to_half(ImportContext& ctx, const std::string& x, const std::string& output);
+
 // Helpers shared by the families.
 // Whether a Cast between ONNX element types keeps float values exact (no narrowing to half floats, no strings).
 bool cast_keeps_values(int32_t from, int32_t to);
