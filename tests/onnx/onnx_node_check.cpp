@@ -45,6 +45,12 @@ std::string known_bad_data(const std::string& test) {
   return "";
 }
 
+// Absolute tolerance per test: 1e-5, except where the expected outputs are printed with fewer digits.
+double absolute_tolerance(const std::string& test) {
+  if (test.rfind("test_roialign", 0) == 0) return 1e-4;  // expected values written with 4 decimals
+  return 1e-5;
+}
+
 Outcome check_dir(const fs::path& dir, std::string* op, std::string* why) {
   const std::string model_path = (dir / "model.onnx").string();
   try {
@@ -102,7 +108,8 @@ Outcome check_dir(const fs::path& dir, std::string* op, std::string* why) {
                to_string(expected[j].shape);
         return Outcome::kFail;
       }
-      const std::string diff = onnx_test::compare(got[j].values, expected[j].values, 1e-4, 1e-5);
+      const std::string diff =
+          onnx_test::compare(got[j].values, expected[j].values, 1e-4, absolute_tolerance(dir.filename().string()));
       if (!diff.empty()) {
         *why = "output " + std::to_string(j) + ": " + diff;
         return Outcome::kFail;

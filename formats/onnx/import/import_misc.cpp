@@ -1,4 +1,4 @@
-// ONNX Einsum, CastLike, BitShift, Det, GridSample and the window generators (Hann, Hamming, Blackman).
+// ONNX Einsum, CastLike (and Cast to FLOAT16), BitShift, Det, GridSample, RoiAlign, window generators (Hann, Hamming, Blackman).
 #include <cmath>
 
 #include "formats/onnx/common/onnx_model_file.hpp"
@@ -97,6 +97,34 @@ void import_grid_sample(ImportContext& ctx, const NodeView& node) {
             node.output(0));
 }
 
+// RoiAlign (avg) as nnabla's RoiAlign, whose boxes (K, 5) lead with the batch index and which samples like
+// output_half_pixel; half_pixel (opset 16's default) shifts the boxes by -0.5 / spatial_scale first.
+void import_roi_align(ImportContext& ctx, const NodeView& node) {
+  const std::string mode = node.get_string("mode", "avg");
+  NN_CHECK_CODE(mode == "avg", ErrorCode::kUnsupported) << "mode '" << mode << "' is not supported (avg)";
+  const std::string transform =
+      ctx.opset() < 16 ? "output_half_pixel" : node.get_string("coordinate_transformation_mode", "half_pixel");
+  NN_CHECK(transform == "half_pixel" || transform == "output_half_pixel")
+      << "coordinate_transformation_mode '" << transform << "' is not half_pixel or output_half_pixel";
+  const Shape rs = ctx.shape(node.input(1));
+  NN_CHECK(rs.size() == 2 && rs[1] == 4 && ctx.shape(node.input(2)) == Shape({rs[0]}))
+      << "rois " << to_string(rs) << " and batch_indices " << to_string(ctx.shape(node.input(2)))
+      << " must be (K, 4) and (K)";
+  const double scale = node.get_float("spatial_scale", 1.0f);
+  NN_CHECK(scale > 0) << "spatial_scale " << scale << " must be positive";
+  std::string rois = node.input(1);
+  if (transform == "half_pixel") rois = ctx.emit1("AddScalar", {rois}, {{"val", -0.5 / scale}});
+  const std::string boxes =
+      ctx.emit1("Concatenate", {reshape_to(ctx, node.input(2), {rs[0], 1}), rois}, {{"axis", int64_t(1)}});
+  const int64_t ratio = node.get_int("sampling_ratio", 0);
+  ctx.emit1("RoiAlign", {node.input(0), boxes},
+            {{"output_size", std::vector<int64_t>{node.get_int("output_height", 1), node.get_int("output_width", 1)}},
+             {"spatial_scale", std::vector<double>{scale, scale}},
+             {"sampling_ratio", ratio > 0 ? ratio : int64_t(-1)},
+             {"channel_last", false}},
+            node.output(0));
+}
+
 // Window generators: a constant of `size` samples (periodic: the denominator is size, else size - 1).
 void window(ImportContext& ctx, const NodeView& node, const std::vector<double>& cosines) {
   const std::vector<int64_t> size = ctx.const_ints(node.input(0));
@@ -122,6 +150,7 @@ void add_misc_rules(std::vector<OpRule>& rules) {
   rules.push_back({"BitShift", 11, 17, import_bit_shift});
   rules.push_back({"Det", 11, 17, import_det});
   rules.push_back({"GridSample", 16, 17, import_grid_sample});
+  rules.push_back({"RoiAlign", 10, 17, import_roi_align});
   rules.push_back({"HannWindow", 17, 17, [](ImportContext& c, const NodeView& n) { window(c, n, {0.5, -0.5}); }});
   rules.push_back({"HammingWindow", 17, 17, [](ImportContext& c, const NodeView& n) {
                      window(c, n, {25.0 / 46.0, -(1.0 - 25.0 / 46.0)});

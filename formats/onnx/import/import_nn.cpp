@@ -179,9 +179,11 @@ void import_lrn(ImportContext& ctx, const NodeView& node) {
 
 void import_dropout(ImportContext& ctx, const NodeView& node) {
   const std::string training = node.input(2);
-  const bool zero_ratio = !node.input(1).empty() && ctx.const_values(node.input(1)).at(0) == 0.0f;
-  NN_CHECK_CODE(training.empty() || ctx.const_values(training).at(0) == 0.0f || zero_ratio, ErrorCode::kUnsupported)
-      << "Dropout with training_mode=true is not supported (random)";
+  const bool training_on = !training.empty() && ctx.const_values(training).at(0) != 0.0f;
+  NN_CHECK_CODE(!training_on || (!node.input(1).empty() && ctx.is_constant(node.input(1)) &&
+                                 ctx.const_values(node.input(1)).at(0) == 0.0f),
+                ErrorCode::kUnsupported)
+      << "Dropout with training_mode=true is not supported (random) unless its ratio is 0";
   // nnabla: Identity for opset >= 7 or is_test, else Dropout(p = ratio) (the identity at inference).
   if (ctx.opset() < 7 && node.get_int("is_test", 0) == 0)
     ctx.emit1("Dropout", {node.input(0)}, {{"p", double(node.get_float("ratio", 0.5f))}}, node.output(0));
