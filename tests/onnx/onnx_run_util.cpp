@@ -39,13 +39,18 @@ std::vector<Array> run_model(const ir::Model& model, const std::vector<Array>& i
   return result;
 }
 
-Array read_tensor_file(const std::string& path) {
+::onnx::TensorProto read_tensor_proto(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   NN_CHECK(in.good()) << "cannot open " << path;
   std::ostringstream bytes;
   bytes << in.rdbuf();
   ::onnx::TensorProto t;
   NN_CHECK(t.ParseFromString(bytes.str())) << path << ": not a TensorProto";
+  return t;
+}
+
+Array read_tensor_file(const std::string& path) {
+  const ::onnx::TensorProto t = read_tensor_proto(path);
   formats::onnx::TensorData d = formats::onnx::read_tensor(t, ".");
   return {d.shape, d.values};
 }

@@ -30,7 +30,7 @@ TEST(OnnxOpset, ParsesDialectsAndTables) {
   d = nn::formats::parse_onnx_opset("opset_13");
   EXPECT_EQ(d.table, 13);
   d = nn::formats::parse_onnx_opset("opset_17");
-  EXPECT_EQ(d.table, 13);
+  EXPECT_EQ(d.table, 17);
   EXPECT_EQ(d.version, 17);
   d = nn::formats::parse_onnx_opset("opset_8");
   EXPECT_EQ(d.table, 7);

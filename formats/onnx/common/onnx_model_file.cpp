@@ -221,6 +221,12 @@ TensorData read_tensor(const ::onnx::TensorProto& tensor, const std::string& bas
     case ::onnx::TensorProto::FLOAT16:
       for (size_t i = 0; i < n; ++i) out.values[i] = half_to_float(uint16_t(tensor.int32_data(int(i))));
       break;
+    case ::onnx::TensorProto::BFLOAT16:  // the upper 16 bits of a float
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t bits = uint32_t(uint16_t(tensor.int32_data(int(i)))) << 16;
+        std::memcpy(&out.values[i], &bits, 4);
+      }
+      break;
     default:  // INT32, INT16, INT8, UINT16, UINT8, BOOL
       for (size_t i = 0; i < n; ++i) out.ints[i] = tensor.int32_data(int(i));
       break;

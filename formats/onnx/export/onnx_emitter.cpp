@@ -241,6 +241,8 @@ const std::vector<Rule>& all_rules() {
     add_resize_rules(r);
     add_selection_rules(r);
     add_quantization_rules(r);
+    add_gather_rules(r);
+    add_recurrent_rules(r);
     return r;
   }();
   return rules;

@@ -17,7 +17,7 @@ class Emitter {
  public:
   Emitter(const ir::Model& model, const ir::Network& network, onnx::GraphProto* graph, int table, Dialect dialect);
 
-  int table() const { return table_; }  // function table in use: 6, 7, 9, 10, 11 or 13
+  int table() const { return table_; }  // function table in use: 6, 7, 9, 10, 11, 13, 14 or 17
   Dialect dialect() const { return dialect_; }
   const ir::Network& network() const { return network_; }
 
@@ -108,6 +108,8 @@ void add_normalization_rules(std::vector<Rule>& rules);  // Layer/Instance/Group
 void add_resize_rules(std::vector<Rule>& rules);         // Interpolate
 void add_selection_rules(std::vector<Rule>& rules);      // OneHot, Sort, TopKData
 void add_quantization_rules(std::vector<Rule>& rules);   // QuantizeLinear, DequantizeLinear
+void add_gather_rules(std::vector<Rule>& rules);         // Gather, GatherNd, ScatterNd, Einsum, Trilu, ONNXResize
+void add_recurrent_rules(std::vector<Rule>& rules);      // RNN, LSTM, GRU
 
 // All rules, and the one for a type usable at a table (nullptr if none).
 const std::vector<Rule>& all_rules();

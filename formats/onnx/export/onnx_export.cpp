@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <random>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -31,9 +32,39 @@ constexpr int kDefaultIrVersion = 8;
 
 int table_for(int opset) {
   int table = 6;
-  for (int t : {7, 9, 10, 11, 13})
+  for (int t : {7, 9, 10, 11, 13, 14, 17})
     if (t <= opset) table = t;
   return table;
+}
+
+// nnabla comparisons give 0/1 floats that arithmetic reads; ONNX's give BOOL. Every BOOL network variable read
+// by a node other than a logical one gets a Cast to FLOAT in front of that node (once per variable).
+void cast_bool_operands(Emitter& e, onnx::GraphProto* graph) {
+  static const std::set<std::string> kTakesBool = {"And", "Or", "Xor", "Not", "Cast"};
+  std::map<std::string, std::string> cast_of;
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  nodes.Swap(graph->mutable_node());
+  int counter = 0;
+  for (auto& node : nodes) {
+    for (int i = 0; i < node.input_size(); ++i) {
+      const std::string& in = node.input(i);
+      if (in.empty() || kTakesBool.count(node.op_type()) || (node.op_type() == "Where" && i == 0)) continue;
+      if (e.elem_type(in) != onnx::TensorProto::BOOL) continue;
+      auto it = cast_of.find(in);
+      if (it == cast_of.end()) {
+        const std::string name = in + "_as_float_" + std::to_string(counter++);
+        onnx::NodeProto* cast = graph->add_node();
+        cast->set_op_type("Cast");
+        cast->set_name(name);
+        cast->add_input(in);
+        cast->add_output(name);
+        onnx_export::set_attr(cast, "to", int64_t(onnx::TensorProto::FLOAT));
+        it = cast_of.emplace(in, name).first;
+      }
+      node.set_input(i, it->second);
+    }
+    *graph->add_node() = node;
+  }
 }
 
 // Static dims, or with a symbolic "batch" first dim when `symbolic_batch`.
@@ -147,6 +178,7 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
   NN_CHECK_CODE(n_problems == 0, ErrorCode::kUnsupported)
       << "network '" << network.name << "': " << n_problems
       << " function(s) cannot be converted to ONNX: " << problems.str();
+  cast_bool_operands(emitter, graph);
   graph->set_name(network.name);
   emitter.write_parameters();
   // Generator variables become initializers (Constant: the multiplier; Normal/Uniform: seeded noise).

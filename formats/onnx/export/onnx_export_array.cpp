@@ -124,11 +124,20 @@ void emit_reduce(Emitter& e, const ir::Function& f) {
   std::iota(all.begin(), all.end(), 0);
   if (!f.attrs.has("axes")) axes = all;
   if (f.type == "Max" || f.type == "Min") {
-    NN_CHECK(!f.attrs.get_bool("only_index", false) && !f.attrs.get_bool("with_index", false))
-        << "with_index/only_index is not supported for ONNX export";
+    NN_CHECK(!f.attrs.get_bool("with_index", false)) << "with_index is not supported for ONNX export";
     if (!f.attrs.has("axes")) axes = f.attrs.has("axis") ? std::vector<int64_t>{f.attrs.get_int("axis", 0)} : all;
   }
   for (auto& a : axes) a = norm_axis(a, xs.size());
+  if (f.attrs.get_bool("only_index", false)) {  // ArgMax/ArgMin, the indices cast back to nnabla's float values
+    NN_CHECK(axes.size() == 1) << "only_index over " << axes.size() << " axes is not supported for ONNX export";
+    const char* arg = f.type == "Max" ? "ArgMax" : "ArgMin";
+    const std::string idx = e.fresh(f.outputs.at(0), arg);
+    onnx::NodeProto* n = e.node(arg, {f.inputs[0]}, {idx}, e.node_name(arg));
+    set_attr(n, "axis", axes[0]);
+    set_attr(n, "keepdims", int64_t(f.attrs.get_bool("keep_dims", false) ? 1 : 0));
+    e.cast(idx, onnx::TensorProto::FLOAT, f.outputs.at(0));
+    return;
+  }
   const char* op = f.type == "Sum"   ? "ReduceSum"
                    : f.type == "Mean" ? "ReduceMean"
                    : f.type == "Max"  ? "ReduceMax"

@@ -1,4 +1,5 @@
-// ONNX export rules for Layer/Instance/GroupNormalization as ReduceMean-based standardization (opset >= 7).
+// ONNX export rules for Layer/Instance/GroupNormalization as ReduceMean-based standardization (opset >= 7),
+// LayerNormalization as the ONNX operator from opset 17.
 #include <algorithm>
 
 #include "formats/onnx/export/onnx_emitter.hpp"
@@ -91,11 +92,30 @@ void emit_normalization(Emitter& e, const ir::Function& f) {
   if (!no_bias) binary(e, "Add", y, affine.back(), f.outputs[0]);
 }
 
+// Opset 17: ONNX LayerNormalization when the batch axes are the leading ones and scale/bias are present;
+// otherwise the ReduceMean composition.
+void emit_layer_norm17(Emitter& e, const ir::Function& f) {
+  const Shape& xs = e.shape(f.inputs.at(0));
+  const std::vector<int64_t> batch = normalized_axes(f.attrs.get_ints("batch_axis", {0}), xs.size());
+  bool leading = !batch.empty() && f.outputs.size() == 1 && f.inputs.size() == 3 &&
+                 !f.attrs.get_bool("no_bias", false) && !f.attrs.get_bool("no_scale", false);
+  for (size_t i = 0; i < batch.size(); ++i) leading = leading && batch[i] == int64_t(i);
+  if (!leading) return emit_normalization(e, f);
+  const int64_t axis = int64_t(batch.size());
+  const Shape tail(xs.begin() + axis, xs.end());
+  const std::string scale = e.reshape(f.inputs[2], tail), bias = e.reshape(f.inputs[1], tail);
+  onnx::NodeProto* n =
+      e.node("LayerNormalization", {f.inputs[0], scale, bias}, {f.outputs[0]}, e.node_name("LayerNormalization"));
+  set_attr(n, "axis", axis);
+  set_attr(n, "epsilon", float(f.attrs.get_float("eps", 1e-5)));
+}
+
 }  // namespace
 
 void add_normalization_rules(std::vector<Rule>& rules) {
   for (const char* t : {"LayerNormalization", "InstanceNormalization", "GroupNormalization"})
     rules.push_back({t, 7, emit_normalization});  // numpy broadcasting
+  rules.push_back({"LayerNormalization", 17, emit_layer_norm17});
 }
 
 }  // namespace nn::formats::onnx_export

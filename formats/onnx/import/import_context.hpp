@@ -40,6 +40,10 @@ class ImportContext {
   ImportContext(std::string graph_name, int64_t opset, std::string base_dir);
 
   int64_t opset() const { return opset_; }
+  // Whether graph inputs have symbolic dims (traced twice): batch-sized constants must then be computed from
+  // the inputs instead (see symbolic_batch.hpp).
+  bool symbolic_batch() const { return symbolic_batch_; }
+  void set_symbolic_batch(bool on) { symbolic_batch_ = on; }
   const std::string& base_dir() const { return base_dir_; }
 
   // Tensors (names after Cast/Identity aliasing).
@@ -96,6 +100,7 @@ class ImportContext {
 
   std::string graph_name_;
   int64_t opset_;
+  bool symbolic_batch_ = false;
   std::string base_dir_;
   std::map<std::string, Tensor> tensors_;
   std::map<std::string, std::string> aliases_;

@@ -21,16 +21,31 @@ void import_identity(ImportContext& ctx, const NodeView& node) {
   unary(ctx, node, "Identity");
 }
 
+}  // namespace
+
+bool cast_keeps_values(int32_t from, int32_t to) {
+  const auto half = [](int32_t t) { return t == ::onnx::TensorProto::FLOAT16 || t == ::onnx::TensorProto::BFLOAT16; };
+  const auto wide = [](int32_t t) { return t == ::onnx::TensorProto::FLOAT || t == ::onnx::TensorProto::DOUBLE; };
+  if (from == ::onnx::TensorProto::STRING || to == ::onnx::TensorProto::STRING) return false;
+  if (half(to)) return from == to;
+  return !half(from) || wide(to);
+}
+
+namespace {
+
 void import_cast(ImportContext& ctx, const NodeView& node) {
   // As nnabla's importer: Cast is removed, consumers read its input (values stay float). Casts that
-  // change float precision cannot be expressed that way.
+  // narrow float precision cannot be expressed that way (half floats widen exactly).
   const int64_t to = node.get_int("to", 1);
   const int32_t from = ctx.data_type(node.input(0));
-  for (int64_t t : {to, int64_t(from)})
-    NN_CHECK_CODE(t != ::onnx::TensorProto::FLOAT16 && t != ::onnx::TensorProto::BFLOAT16 &&
-                      t != ::onnx::TensorProto::STRING,
-                  ErrorCode::kUnsupported)
-        << "Cast from " << from << " to " << to << " changes the precision; not supported";
+  if (to == ::onnx::TensorProto::FLOAT16 &&
+      (from == ::onnx::TensorProto::FLOAT || from == ::onnx::TensorProto::DOUBLE)) {
+    round_to_half(ctx, node.input(0), node.output(0));  // float values rounded to the nearest half float
+    ctx.set_data_type(node.output(0), int32_t(to));
+    return;
+  }
+  NN_CHECK_CODE(cast_keeps_values(from, int32_t(to)), ErrorCode::kUnsupported)
+      << "Cast from " << from << " to " << to << " changes the precision; not supported";
   ctx.alias(node.output(0), node.input(0));
   ctx.set_data_type(node.output(0), int32_t(node.get_int("to", 1)));
 }

@@ -40,6 +40,11 @@ void import_gemm(ImportContext& ctx, const NodeView& node) {
 void import_matmul(ImportContext& ctx, const NodeView& node) {
   std::string a = node.input(0), b = node.input(1);
   Shape as = ctx.shape(a), bs = ctx.shape(b);
+  // (..., M, K) x (K, N): Affine over the last axis, no broadcast of B (the graph keeps its form at any batch).
+  if (as.size() >= 2 && bs.size() == 2 && as.back() == bs[0]) {
+    ctx.emit1("Affine", {a, b}, {{"base_axis", int64_t(as.size()) - 1}}, node.output(0));
+    return;
+  }
   const bool a_vec = as.size() == 1, b_vec = bs.size() == 1;
   if (a_vec) as = {1, as[0]};
   if (b_vec) bs = {bs[0], 1};

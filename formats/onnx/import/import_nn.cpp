@@ -1,4 +1,4 @@
-// ONNX layer operators: Conv, ConvTranspose, BatchNormalization, InstanceNormalization, LRN, Dropout.
+// ONNX layer operators: Conv, ConvTranspose, BatchNormalization (also training_mode), InstanceNormalization, LRN, Dropout.
 #include "formats/onnx/import/op_rules.hpp"
 #include "formats/onnx/import/spatial_pads.hpp"
 #include "nn/core/error.hpp"
@@ -87,10 +87,41 @@ void import_conv_transpose(ImportContext& ctx, const NodeView& node) {
   ctx.emit1("Slice", {y}, {{"start", start}, {"stop", stop}, {"step", step}}, node.output(0));
 }
 
+// training_mode=1 (opset 14+): batch statistics over every axis but the channel, and the updated running
+// statistics input * momentum + batch * (1 - momentum) as outputs 1 and 2.
+void batch_norm_training(ImportContext& ctx, const NodeView& node, const Shape& param_shape) {
+  const std::string x = node.input(0);
+  const Shape xs = ctx.shape(x);
+  std::vector<int64_t> axes;
+  for (int64_t i = 0; i < int64_t(xs.size()); ++i)
+    if (i != 1) axes.push_back(i);
+  const Attrs reduce{{"axes", axes}, {"keep_dims", true}};
+  const std::string mean = ctx.emit1("Mean", {x}, reduce);
+  const std::string centred = ctx.emit1("Sub2", {x, broadcast_to(ctx, mean, xs)});
+  const std::string var = ctx.emit1("Mean", {ctx.emit1("Mul2", {centred, centred})}, reduce);
+  const double eps = node.get_float("epsilon", 1e-5f), momentum = node.get_float("momentum", 0.9f);
+  const std::string inv = ctx.emit1("PowScalar", {ctx.emit1("AddScalar", {var}, {{"val", eps}})}, {{"val", -0.5}});
+  std::string y = ctx.emit1("Mul2", {centred, broadcast_to(ctx, inv, xs)});
+  y = ctx.emit1("Mul2", {y, broadcast_to(ctx, reshape_to(ctx, node.input(1), param_shape), xs)});
+  ctx.emit1("Add2", {y, broadcast_to(ctx, reshape_to(ctx, node.input(2), param_shape), xs)}, {}, node.output(0));
+  const Shape running = ctx.shape(node.input(3));
+  for (size_t k = 1; k <= 2; ++k) {
+    if (node.output(k).empty()) continue;
+    const std::string old = ctx.emit1("MulScalar", {node.input(2 + k)}, {{"val", momentum}});
+    const std::string cur = ctx.emit1("MulScalar", {reshape_to(ctx, k == 1 ? mean : var, running)}, {{"val", 1.0 - momentum}});
+    ctx.emit1("Add2", {old, cur}, {}, node.output(k));
+  }
+}
+
 void import_batch_norm(ImportContext& ctx, const NodeView& node) {
-  NN_CHECK_CODE(node.get_int("training_mode", 0) == 0, ErrorCode::kUnsupported)
-      << "BatchNormalization with training_mode=1 is not supported";
   const Shape xs = ctx.shape(node.input(0));
+  if (node.get_int("training_mode", 0) != 0) {
+    NN_CHECK(xs.size() >= 2) << "BatchNormalization input " << to_string(xs) << " needs a channel axis";
+    Shape param_shape(xs.size(), 1);
+    param_shape[1] = xs[1];
+    batch_norm_training(ctx, node, param_shape);
+    return;
+  }
   NN_CHECK(xs.size() >= 2) << "BatchNormalization input " << to_string(xs) << " needs a channel axis";
   Shape param_shape(xs.size(), 1);
   param_shape[1] = xs[1];
@@ -148,8 +179,11 @@ void import_lrn(ImportContext& ctx, const NodeView& node) {
 
 void import_dropout(ImportContext& ctx, const NodeView& node) {
   const std::string training = node.input(2);
-  NN_CHECK_CODE(training.empty() || ctx.const_values(training).at(0) == 0.0f, ErrorCode::kUnsupported)
-      << "Dropout with training_mode=true is not supported (random)";
+  const bool training_on = !training.empty() && ctx.const_values(training).at(0) != 0.0f;
+  NN_CHECK_CODE(!training_on || (!node.input(1).empty() && ctx.is_constant(node.input(1)) &&
+                                 ctx.const_values(node.input(1)).at(0) == 0.0f),
+                ErrorCode::kUnsupported)
+      << "Dropout with training_mode=true is not supported (random) unless its ratio is 0";
   // nnabla: Identity for opset >= 7 or is_test, else Dropout(p = ratio) (the identity at inference).
   if (ctx.opset() < 7 && node.get_int("is_test", 0) == 0)
     ctx.emit1("Dropout", {node.input(0)}, {{"p", double(node.get_float("ratio", 0.5f))}}, node.output(0));

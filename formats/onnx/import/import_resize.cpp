@@ -1,5 +1,6 @@
-// ONNX Resize / Upsample import: nearest upsampling by integer factors as nnabla Unpooling, the other
-// nearest/linear resizes nnabla's Interpolate can reproduce as Interpolate.
+// ONNX Resize / Upsample import: nearest upsampling by integer factors as nnabla Unpooling, the
+// nearest/linear resizes nnabla's Interpolate reproduces as Interpolate, every other mode (cubic, roi,
+// tf_crop_and_resize, fractional scales) as ONNXResize.
 #include <cmath>
 
 #include "formats/onnx/import/op_rules.hpp"
@@ -66,7 +67,7 @@ Attrs interpolate_flags(const std::string& mode, const std::string& transform, c
                            (mode == "nearest" ? " and nearest_mode '" + rounding + "'" : "");
   bool align = false, half_pixel = false, half_pixel_nn = false, supported = false;
   if (transform == "align_corners") {
-    align = supported = mode == "linear" || rounding == "floor";
+    align = supported = (mode == "linear" || rounding == "floor") && !one_output;
   } else if (mode == "linear") {
     half_pixel = transform == "half_pixel" || (transform == "pytorch_half_pixel" && !one_output);
     supported = half_pixel || transform == "asymmetric";
@@ -78,7 +79,7 @@ Attrs interpolate_flags(const std::string& mode, const std::string& transform, c
     half_pixel_nn = supported = rounding == "round_prefer_ceil";  // round(s*(o+0.5)-0.5) up == floor(s*(o+0.5))
   }
   NN_CHECK_CODE(supported, ErrorCode::kUnsupported) << what << " is not supported";
-  NN_CHECK_CODE(align || exact_scales, ErrorCode::kUnsupported)
+  NN_CHECK_CODE(exact_scales, ErrorCode::kUnsupported)
       << what << ": scales that are not output/input sizes are not supported";
   return {{"mode", mode},
           {"align_corners", align},
@@ -112,10 +113,36 @@ void emit_interpolate(ImportContext& ctx, const NodeView& node, const std::strin
   ctx.emit1("Interpolate", {node.input(0)}, attrs, node.output(0));
 }
 
+// Whether Interpolate/Unpooling reproduce this node (else ONNXResize): nearest or linear, no roi cropping,
+// antialias off, and a coordinate mode they know (checked by emit_interpolate, which throws kUnsupported).
+bool simple_resize(const NodeView& node, const std::string& mode, const std::string& transform) {
+  return (mode == "nearest" || mode == "linear") && transform != "tf_crop_and_resize" &&
+         node.get_int("exclude_outside", 0) == 0;
+}
+
+void emit_onnx_resize(ImportContext& ctx, const NodeView& node, const std::string& mode, const std::string& transform,
+                      const std::string& rounding, const std::vector<float>& scales, const std::vector<int64_t>& sizes) {
+  std::vector<double> roi, scale_values(scales.begin(), scales.end());
+  if (ctx.opset() >= 11 && !node.input(1).empty())
+    for (float v : ctx.const_values(node.input(1))) roi.push_back(v);
+  ctx.emit1("ONNXResize", {node.input(0)},
+            {{"roi", roi},
+             {"scales", sizes.empty() ? scale_values : std::vector<double>{}},
+             {"sizes", sizes},
+             {"mode", mode},
+             {"coordinate_transformation_mode", transform},
+             {"cubic_coeff_a", double(node.get_float("cubic_coeff_a", -0.75f))},
+             {"exclude_outside", node.get_int("exclude_outside", 0)},
+             {"extrapolation_value", double(node.get_float("extrapolation_value", 0.0f))},
+             {"nearest_mode", rounding}},
+            node.output(0));
+}
+
 void import_resize(ImportContext& ctx, const NodeView& node) {
   const std::string mode = node.get_string("mode", "nearest");
-  NN_CHECK_CODE(mode == "nearest" || mode == "linear", ErrorCode::kUnsupported)
-      << "mode '" << mode << "' is not supported (nearest, linear)";
+  NN_CHECK_CODE(mode == "nearest" || mode == "linear" || mode == "cubic", ErrorCode::kUnsupported)
+      << "mode '" << mode << "' is not supported (nearest, linear, cubic)";
+  NN_CHECK_CODE(node.get_int("antialias", 0) == 0, ErrorCode::kUnsupported) << "antialias=1 is not supported";
   const Shape& in = ctx.shape(node.input(0));
   // Resize-10: (X, scales), asymmetric with floor; 11+: (X, roi, scales[, sizes]).
   const size_t scales_index = ctx.opset() < 11 ? 1 : 2;
@@ -127,18 +154,35 @@ void import_resize(ImportContext& ctx, const NodeView& node) {
   NN_CHECK(!scales.empty() || !sizes.empty()) << "neither scales nor sizes is given";
   NN_CHECK((sizes.empty() ? scales.size() : sizes.size()) == in.size())
       << "scales/sizes must have one value per input axis (" << in.size() << ")";
+  NN_CHECK_CODE(node.get_ints("axes").empty(), ErrorCode::kUnsupported) << "the axes attribute is not supported";
   const std::string transform =
       ctx.opset() < 11 ? "asymmetric" : node.get_string("coordinate_transformation_mode", "half_pixel");
-  if (mode == "nearest" && (ctx.opset() < 11 || nearest_repeats(node))) {
-    try {
-      emit_unpooling(ctx, node, integer_factors(scales, sizes, in));
-      return;
-    } catch (const Error&) {  // not whole-number factors: Interpolate below
-    }
-  }
   const std::string rounding =
       ctx.opset() < 11 ? "floor" : node.get_string("nearest_mode", "round_prefer_floor");
-  emit_interpolate(ctx, node, mode, transform, rounding, scales, sizes);
+  // With scales, ONNX's reference divides by the unrounded output length in*scale, ONNX Runtime by the
+  // rounded one: refuse the case where they differ rather than pick one.
+  if (transform == "align_corners" && sizes.empty())
+    for (size_t i = 0; i < in.size(); ++i)
+      NN_CHECK_CODE(std::fabs(double(in[i]) * scales[i] - std::round(double(in[i]) * scales[i])) < 1e-4,
+                    ErrorCode::kUnsupported)
+          << "align_corners with scale " << scales[i] << " on axis " << i
+          << " gives a fractional output length; give sizes instead";
+  if (simple_resize(node, mode, transform)) {
+    if (mode == "nearest" && (ctx.opset() < 11 || nearest_repeats(node))) {
+      try {
+        emit_unpooling(ctx, node, integer_factors(scales, sizes, in));
+        return;
+      } catch (const Error&) {  // not whole-number factors: Interpolate below
+      }
+    }
+    try {
+      emit_interpolate(ctx, node, mode, transform, rounding, scales, sizes);
+      return;
+    } catch (const Error& e) {
+      if (e.code() != ErrorCode::kUnsupported) throw;
+    }
+  }
+  emit_onnx_resize(ctx, node, mode, transform, rounding, scales, sizes);
 }
 
 // Upsample-7 (scales attribute) and Upsample-9 (scales input): asymmetric, floor.

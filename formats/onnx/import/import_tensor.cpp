@@ -91,10 +91,21 @@ void import_concat(ImportContext& ctx, const NodeView& node) {
   ctx.emit1("Concatenate", inputs, {{"axis", axis}}, node.output(0));
 }
 
+// nnabla's Slice reads start/stop/step for the trailing axes: untouched leading axes (the batch) are left
+// out, so the arguments do not depend on their sizes.
+std::string emit_slice(ImportContext& ctx, const std::string& x, std::vector<int64_t> start, std::vector<int64_t> stop,
+                       std::vector<int64_t> step, const std::string& output) {
+  const Shape& xs = ctx.shape(x);
+  size_t lead = 0;
+  while (lead + 1 < start.size() && start[lead] == 0 && stop[lead] == xs[lead] && step[lead] == 1) ++lead;
+  const auto tail = [&](const std::vector<int64_t>& v) { return std::vector<int64_t>(v.begin() + long(lead), v.end()); };
+  return ctx.emit1("Slice", {x}, {{"start", tail(start)}, {"stop", tail(stop)}, {"step", tail(step)}}, output);
+}
+
 std::string slice(ImportContext& ctx, const std::string& x, std::vector<int64_t> start, std::vector<int64_t> stop,
                   const std::string& output) {
   std::vector<int64_t> step(start.size(), 1);
-  return ctx.emit1("Slice", {x}, {{"start", start}, {"stop", stop}, {"step", step}}, output);
+  return emit_slice(ctx, x, start, stop, step, output);
 }
 
 void import_split(ImportContext& ctx, const NodeView& node) {
@@ -150,7 +161,7 @@ void import_slice(ImportContext& ctx, const NodeView& node) {
     step[size_t(a)] = st;
   }
   if (!flip.empty()) x = ctx.emit1("Flip", {x}, {{"axes", flip}});
-  ctx.emit1("Slice", {x}, {{"start", start}, {"stop", stop}, {"step", step}}, node.output(0));
+  emit_slice(ctx, x, start, stop, step, node.output(0));
 }
 
 void import_gather(ImportContext& ctx, const NodeView& node) {

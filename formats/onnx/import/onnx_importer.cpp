@@ -55,6 +55,7 @@ ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_
   const auto& graph = model.graph();
   const std::string graph_name = graph.name().empty() ? std::string("network") : graph.name();
   ImportContext ctx(graph_name, opset, base_dir);
+  ctx.set_symbolic_batch(has_symbolic_dims(model));
 
   std::set<std::string> initializer_names, input_names;
   for (const auto& info : graph.input()) input_names.insert(info.name());

@@ -19,6 +19,11 @@ const std::vector<OpRule>& import_rules() {
     add_math_rules(r);
     add_resize_rules(r);
     add_selection_rules(r);
+    add_indexing_rules(r);
+    add_layer_norm_rules(r);
+    add_recurrent_rules(r);
+    add_loss_rules(r);
+    add_misc_rules(r);
     return r;
   }();
   return rules;

@@ -27,12 +27,26 @@ void add_shape_rules(std::vector<OpRule>& rules);        // import_shape.cpp
 void add_math_rules(std::vector<OpRule>& rules);         // import_math.cpp
 void add_resize_rules(std::vector<OpRule>& rules);       // import_resize.cpp
 void add_selection_rules(std::vector<OpRule>& rules);    // import_selection.cpp (TopK, Quantize/Dequantize)
+void add_indexing_rules(std::vector<OpRule>& rules);     // import_indexing.cpp (GatherElements, ScatterND, ...)
+void add_layer_norm_rules(std::vector<OpRule>& rules);   // import_layer_norm.cpp
+void add_recurrent_rules(std::vector<OpRule>& rules);    // import_recurrent.cpp (LSTM, GRU, RNN)
+void add_loss_rules(std::vector<OpRule>& rules);         // import_loss.cpp
+void add_misc_rules(std::vector<OpRule>& rules);         // import_misc.cpp (Einsum, CastLike, Det, ...)
 
 const std::vector<OpRule>& import_rules();
 // The rule for `op` at `opset`, or nullptr.
 const OpRule* find_import_rule(const std::string& op, int64_t opset);
 
+// LSTM with peepholes / GRU with linear_before_reset=0 over `x` (T, B, I), unrolled (import_recurrent_unrolled.cpp).
+void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool lstm, const std::string& x,
+                               bool batch_first);
+
+// Float values rounded to the nearest FLOAT16 value (kept as float; overflow to +-inf), into `output` (import_misc.cpp).
+std::string round_to_half(ImportContext& ctx, const std::string& x, const std::string& output);
+
 // Helpers shared by the families.
+// Whether a Cast between ONNX element types keeps float values exact (no narrowing to half floats, no strings).
+bool cast_keeps_values(int32_t from, int32_t to);
 int64_t normalize_axis(int64_t axis, int64_t rank, const std::string& what = "axis");
 // Reshape `name` to `rank` dims by prepending 1s (numpy broadcasting alignment); unchanged if already.
 std::string align_rank(ImportContext& ctx, const std::string& name, int64_t rank);

@@ -44,7 +44,7 @@ FunctionSpec resolve_function(const Function& f, const std::vector<VariablePtr>&
   FunctionSpec spec{f.type, f.attrs};
   if (f.type == "Reshape" && !inputs.empty()) {
     spec.attrs.set("shape", resolve_reshape(f.attrs.get_ints("shape", {}), inputs[0]->size(), batch_size));
-  } else if (f.type == "Broadcast") {
+  } else if (f.type == "Broadcast" || f.type == "Constant") {
     spec.attrs.set("shape", replace_negative(f.attrs.get_ints("shape", {}), batch_size));
   }
   if (training) return spec;

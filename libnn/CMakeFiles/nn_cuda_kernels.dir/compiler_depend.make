@@ -1,0 +1,2 @@
+# Empty compiler generated dependencies file for nn_cuda_kernels.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty dependencies file for nn_onnx_test_util.
+# This may be replaced when dependencies are built.

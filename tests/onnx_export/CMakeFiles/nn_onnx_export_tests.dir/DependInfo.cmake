@@ -1,0 +1,23 @@
+
+# Consider dependencies only in project.
+set(CMAKE_DEPENDS_IN_PROJECT_ONLY OFF)
+
+# The set of languages for which implicit dependencies are needed:
+set(CMAKE_DEPENDS_LANGUAGES
+  )
+
+# The set of dependency files which are needed:
+set(CMAKE_DEPENDS_DEPENDENCY_FILES
+  "/work/wt-onnx18/tests/onnx_export/onnx_export_golden_test.cpp" "tests/onnx_export/CMakeFiles/nn_onnx_export_tests.dir/onnx_export_golden_test.cpp.o" "gcc" "tests/onnx_export/CMakeFiles/nn_onnx_export_tests.dir/onnx_export_golden_test.cpp.o.d"
+  "/work/wt-onnx18/tests/onnx_export/onnx_export_options_test.cpp" "tests/onnx_export/CMakeFiles/nn_onnx_export_tests.dir/onnx_export_options_test.cpp.o" "gcc" "tests/onnx_export/CMakeFiles/nn_onnx_export_tests.dir/onnx_export_options_test.cpp.o.d"
+  )
+
+# Targets to which this target links.
+set(CMAKE_TARGET_LINKED_INFO_FILES
+  "/work/wt-onnx18/formats/CMakeFiles/nn_formats.dir/DependInfo.cmake"
+  "/work/wt-onnx18/libnn/CMakeFiles/nn.dir/DependInfo.cmake"
+  "/work/wt-onnx18/proto/CMakeFiles/nn_proto.dir/DependInfo.cmake"
+  )
+
+# Fortran module output directory.
+set(CMAKE_Fortran_TARGET_MODULE_DIR "")

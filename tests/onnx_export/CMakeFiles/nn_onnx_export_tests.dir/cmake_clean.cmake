@@ -1,0 +1,14 @@
+file(REMOVE_RECURSE
+  "CMakeFiles/nn_onnx_export_tests.dir/onnx_export_golden_test.cpp.o"
+  "CMakeFiles/nn_onnx_export_tests.dir/onnx_export_golden_test.cpp.o.d"
+  "CMakeFiles/nn_onnx_export_tests.dir/onnx_export_options_test.cpp.o"
+  "CMakeFiles/nn_onnx_export_tests.dir/onnx_export_options_test.cpp.o.d"
+  "nn_onnx_export_tests"
+  "nn_onnx_export_tests.pdb"
+  "nn_onnx_export_tests[1]_tests.cmake"
+)
+
+# Per-language clean rules from dependency scanning.
+foreach(lang CXX)
+  include(CMakeFiles/nn_onnx_export_tests.dir/cmake_clean_${lang}.cmake OPTIONAL)
+endforeach()
