@@ -79,6 +79,9 @@ int run_convert(const ConvertCommandOptions& given) {
   std::string by_ext = export_format_of(o.output);
   if (!by_ext.empty()) o.export_format = by_ext;
   std::transform(o.export_format.begin(), o.export_format.end(), o.export_format.begin(), ::toupper);
+  NN_CHECK_CODE(o.export_format != "TF_PB", nn::ErrorCode::kUnsupported)
+      << "TensorFlow frozen graphs (.pb) are not supported: nothing here can run them to check the result "
+         "(write .tflite instead)";
   Exporter exporter = find_exporter(o.export_format);
   NN_CHECK_CODE(exporter != nullptr, nn::ErrorCode::kUnsupported)
       << "Export format (" << o.export_format << ") is not supported.";

@@ -71,6 +71,9 @@ nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOp
     NN_LOG_INFO << "Importing " << files[0];
     return nn::formats::onnx::import_model(files[0]);
   }
+  NN_CHECK_CODE(format.rfind("TF_", 0) != 0, nn::ErrorCode::kUnsupported)
+      << "TensorFlow models (" << format << ") are not supported: nothing here can run them to check the "
+         "result (convert them to .tflite with TensorFlow first)";
   NN_CHECK(format == "NNP") << "Import format (" << format << ") is not supported.";
   for (const auto& f : files) NN_LOG_INFO << "Importing " << f;
   nn::ir::Model model = fmt::load_model(files);
