@@ -177,8 +177,13 @@ void emit_pad(Exporter& e, const ir::Function& f) {
     p.push_back(int32_t(after[size_t(v.perm[i])]));
   }
   int pt = e.g().const_int32(e.fresh(f.name + "/paddings"), {int64_t(rank), 2}, p);
-  int cv = e.g().const_float(e.fresh(f.name + "/value"), {}, {float(f.attrs.get_float("constant_value", 0.0))});
+  const float value = float(f.attrs.get_float("constant_value", 0.0));
   int yt = e.define(f.outputs.at(0), v.perm);
+  if (value == 0.0f) {  // PAD: zeros (more runtimes know it than PADV2)
+    e.g().op(BuiltinOp::PAD, {v.tensor, pt}, {yt}, {});
+    return;
+  }
+  int cv = e.g().const_float(e.fresh(f.name + "/value"), {}, {value});
   e.g().op(BuiltinOp::PADV2, {v.tensor, pt, cv}, {yt}, {});
 }
 

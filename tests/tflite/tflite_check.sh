@@ -45,7 +45,10 @@ mapfile -t inputs < <(node "$run_js" inputs "$work/model.tflite" "$work/in" 7 --
   echo "FAIL: LiteRT.js could not load the export: $(grep -v '^INFO\|^WARNING' "$work/rt.err")"; exit 1; }
 if [ "$runtime" = armnn ]; then
   /usr/bin/python3 "$scripts/armnn/armnn_run.py" run "$work/model.tflite" "$work/rt" --nchw "${inputs[@]}" \
-      2>"$work/rt.err" || { echo "FAIL: Arm NN failed: $(tail -3 "$work/rt.err")"; exit 1; }
+      2>"$work/rt.err"
+  rc=$?
+  [ $rc -eq 77 ] && exit 77
+  [ $rc -eq 0 ] || { echo "FAIL: Arm NN failed: $(grep -v '^ *^' "$work/rt.err" | tail -2)"; exit 1; }
 else
   node "$run_js" run "$work/model.tflite" "$work/rt" --nchw "${inputs[@]}" 2>"$work/rt.err" || {
     echo "FAIL: LiteRT.js failed: $(grep -v '^INFO\|^WARNING' "$work/rt.err")"; exit 1; }
