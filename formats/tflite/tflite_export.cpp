@@ -220,6 +220,7 @@ std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions
     outputs.push_back(t);
   }
   ex.g().set_io(inputs, outputs);
+  if (!options.int8_ranges.empty()) tflite_export::quantize_int8(ex.g().model(), options.int8_ranges, options.float_io);
   return ex.g().finish("nncli " + network.name);
 }
 

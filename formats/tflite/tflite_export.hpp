@@ -1,6 +1,7 @@
 // NNP (ir::Model) -> TFLite float export: NHWC rewrite, folded batch normalization, fused activations.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -8,9 +9,16 @@
 
 namespace nn::formats {
 
+struct CalibrationRange {
+  float min = 0.0f, max = 0.0f;
+};
+
 struct TfliteExportOptions {
   int64_t batch_size = 1;   // < 1: the network's batch size
   std::string executor;     // "" = the model's only executor
+  // Full-integer int8 when not empty: the calibrated range of each variable of the network (by name).
+  std::map<std::string, CalibrationRange> int8_ranges;
+  bool float_io = false;    // int8: keep float inputs/outputs with QUANTIZE/DEQUANTIZE at the edges
 };
 
 // The .tflite bytes of the executor's network. Functions that cannot be exported are all reported at once

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/tflite/tflite_export.hpp"
 #include "formats/tflite/tflite_graph.hpp"
 #include "nn/ir/model.hpp"
 
@@ -55,6 +56,9 @@ class Exporter {
   std::set<std::string> outputs_;
   std::set<const ir::Function*> absorbed_;
 };
+
+// Full-integer int8 rewrite of a float graph (tflite_quantize.cpp): ranges by tensor name.
+void quantize_int8(tflite::ModelT& model, const std::map<std::string, CalibrationRange>& ranges, bool float_io);
 
 using Rule = std::function<void(Exporter&, const ir::Function&)>;
 // The rule for an nnabla function type, or nullptr.

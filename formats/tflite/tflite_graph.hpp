@@ -35,6 +35,7 @@ class GraphBuilder {
   // A name not used by any tensor yet, from `base`.
   std::string fresh_name(const std::string& base);
   std::string finish(const std::string& description);
+  tflite::ModelT& model() { return model_; }
 
  private:
   tflite::ModelT model_;

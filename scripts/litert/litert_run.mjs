@@ -66,6 +66,23 @@ function transpose4(data, shape, toNhwc) {
   return {data: out, shape: newShape};
 }
 
+// LiteRT.js's JavaScript dtype table lists float32, int32 and uint8 only; the wasm runtime runs int8 and int64
+// tensors as well. A copy of dist/index.js beside it gets int8 and int64 entries (the runtime is unchanged).
+function withIntegerDtypes(dir) {
+  const src = path.join(dir, 'dist', 'index.js');
+  const dst = path.join(dir, 'dist', 'index.nncli-dtypes.js');
+  if (!fs.existsSync(dst) || fs.statSync(dst).mtimeMs < fs.statSync(src).mtimeMs) {
+    const text = fs.readFileSync(src, 'utf8');
+    const anchor = 'var DATATYPES = Object.freeze([';
+    if (!text.includes(anchor)) throw new Error(`${src}: dtype table not found (unexpected LiteRT.js version)`);
+    const extra = anchor + '\n  { dtype: "int8", typedArrayConstructor: Int8Array, elementType: ElementType.INT8 },' +
+        '\n  { dtype: "int64", typedArrayConstructor: BigInt64Array, elementType: ElementType.INT64 },';
+    fs.writeFileSync(`${dst}.tmp`, text.replace(anchor, extra));
+    fs.renameSync(`${dst}.tmp`, dst);
+  }
+  return dst;
+}
+
 async function loadModel(file) {
   const dir = path.join(process.env.NN_LITERT_DIR || path.join(os.homedir(), '.cache', 'nncli', 'litert'),
                         'node_modules', '@litertjs', 'core');
@@ -80,7 +97,7 @@ async function loadModel(file) {
   const quiet = console.log, warn = console.warn, info = console.info;
   console.log = console.warn = console.info = () => {};  // the runtime logs its setup on stdout
   try {
-    const core = await import(pathToFileURL(path.join(dir, 'dist', 'index.js')).href);
+    const core = await import(pathToFileURL(withIntegerDtypes(dir)).href);
     await core.loadLiteRt(path.join(dir, 'wasm') + '/');
     const model = await core.loadAndCompile(new Uint8Array(fs.readFileSync(file)), {accelerator: 'wasm'});
     return {core, model};
