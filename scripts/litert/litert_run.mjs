@@ -6,6 +6,8 @@
 //   node litert_run.mjs run MODEL.tflite PREFIX [--nchw] IN.npy...   run on the CPU (wasm), write PREFIX_<j>.npy;
 //        --nchw: (N, C, H, W) inputs are fed as NHWC and rank-4 outputs written back as (N, C, H, W)
 //   node litert_run.mjs compare A.npy B.npy [ATOL] [RTOL]        exit 1 when |a-b| > ATOL + RTOL*|b| anywhere
+//   node litert_run.mjs classify MODEL.tflite X.npy LABELS.npy [--nchw]   top-1 accuracy of a one-input classifier
+//        over every sample of X (first axis), fed in batches of the model's batch size; prints "accuracy A (k/n)"
 // The package is looked up in $NN_LITERT_DIR (default ~/.cache/nncli/litert, where scripts/setup_litert.sh
 // installs it). Its browser loader is given the few globals it expects under Node.
 import fs from 'fs';
@@ -158,6 +160,30 @@ async function run(file, prefix, nchw, inputFiles) {
   });
 }
 
+async function classify(file, xFile, yFile, nchw) {
+  const {core, model} = await loadModel(file);
+  const d = model.getInputDetails()[0];
+  const x = readNpy(xFile), y = readNpy(yFile);
+  const batch = d.shape[0], per = x.data.length / x.shape[0];
+  const n = x.shape[0] - (x.shape[0] % batch);
+  let correct = 0;
+  for (let s = 0; s < n; s += batch) {
+    let data = kArrays[d.dtype].from(x.data.subarray(s * per, (s + batch) * per), Number);
+    let shape = [batch, ...x.shape.slice(1)];
+    if (nchw && shape.length === 4) ({data, shape} = transpose4(data, shape, true));
+    const results = await model.run([new core.Tensor(data, Array.from(d.shape))]);
+    const out = results[0].toTypedArray();
+    const classes = out.length / batch;
+    for (let b = 0; b < batch; ++b) {
+      let best = 0;
+      for (let c = 1; c < classes; ++c) if (out[b * classes + c] > out[b * classes + best]) best = c;
+      if (best === Number(y.data[s + b])) ++correct;
+    }
+  }
+  console.log(`accuracy ${(correct / n).toFixed(4)} (${correct}/${n})`);
+  return 0;
+}
+
 function compare(fileA, fileB, atol, rtol) {
   const a = readNpy(fileA), b = readNpy(fileB);
   if (a.data.length !== b.data.length || a.shape.join(',') !== b.shape.join(','))
@@ -189,6 +215,7 @@ async function main(argv) {
   if (command === 'inputs' && rest.length >= 2)
     return writeInputs(rest[0], rest[1], Number(rest[2] || 0), nchw).then(() => 0);
   if (command === 'run' && rest.length >= 2) return run(rest[0], rest[1], nchw, rest.slice(2)).then(() => 0);
+  if (command === 'classify' && rest.length >= 3) return classify(rest[0], rest[1], rest[2], nchw);
   if (command === 'compare' && rest.length >= 2)
     return compare(rest[0], rest[1], Number(rest[2] || 1e-4), Number(rest[3] || 1e-4));
   console.error('usage: litert_run.mjs inputs MODEL DIR [SEED] [--nchw] | run MODEL PREFIX [--nchw] IN.npy... | ' +
