@@ -6,14 +6,15 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-600}
 B=build-fuzz
 CC=clang CXX=clang++ cmake -S . -B $B -G Ninja -DNN_FUZZ=ON -DNN_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-ninja -C $B fuzz_nntxt fuzz_nnp fuzz_onnx fuzz_nnb
-mkdir -p $B/corpus_nntxt $B/corpus_nnp $B/corpus_onnx $B/corpus_nnb $B/crashes
+ninja -C $B fuzz_nntxt fuzz_nnp fuzz_onnx fuzz_nnb fuzz_tflite
+mkdir -p $B/corpus_nntxt $B/corpus_nnp $B/corpus_onnx $B/corpus_nnb $B/corpus_tflite $B/crashes
 find ../shared/testdata -name '*.nntxt' -size -64k -exec cp {} $B/corpus_nntxt/ \; 2>/dev/null || true
 find ../shared/testdata -name '*.nnp' -size -1024k -exec cp {} $B/corpus_nnp/ \; 2>/dev/null || true
 find ../shared/testdata -name '*.onnx' -size -64k -exec cp {} $B/corpus_onnx/ \; 2>/dev/null || true
 find ../shared/testdata -name '*.nnb' -size -1024k -exec cp --backup=numbered {} $B/corpus_nnb/ \; 2>/dev/null || true
+find ../shared/testdata -name '*.tflite' -size -64k -exec cp {} $B/corpus_tflite/ \; 2>/dev/null || true
 export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0
-for t in nntxt nnp onnx nnb; do
+for t in nntxt nnp onnx nnb tflite; do
   echo "== fuzz_$t for ${SECONDS_EACH}s"
   $B/fuzz/fuzz_$t $B/corpus_$t -max_total_time="$SECONDS_EACH" -rss_limit_mb=4096 -malloc_limit_mb=2048 \
     -artifact_prefix=$B/crashes/$t- -print_final_stats=1 2>&1 | tail -12
