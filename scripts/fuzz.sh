@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-600}
 B=build-fuzz
 CC=clang CXX=clang++ cmake -S . -B $B -G Ninja -DNN_FUZZ=ON -DNN_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-TARGETS=${TARGETS:-nntxt nnp onnx nnb h5 csv image}
+TARGETS=${TARGETS:-nntxt nnp onnx nnb tflite h5 csv image}
 ninja -C $B $(for t in $TARGETS; do echo fuzz_$t; done)
 mkdir -p $B/crashes; for t in $TARGETS; do mkdir -p $B/corpus_$t; done
 find ../shared/testdata -name '*.nntxt' -size -64k -exec cp {} $B/corpus_nntxt/ \; 2>/dev/null || true
@@ -17,6 +17,7 @@ find ../shared/testdata -name '*.h5' -size -256k -exec cp --backup=numbered {} $
 find ../shared/testdata tests -name '*.csv' -size -64k -exec cp --backup=numbered {} $B/corpus_csv/ \; 2>/dev/null || true
 find ../shared/testdata -name '*.npy' -size -64k -exec cp --backup=numbered {} $B/corpus_csv/ \; 2>/dev/null || true
 find ../shared/testdata tests -name '*.png' -size -64k -exec cp --backup=numbered {} $B/corpus_image/ \; 2>/dev/null || true
+find ../shared/testdata -name '*.tflite' -size -64k -exec cp {} $B/corpus_tflite/ \; 2>/dev/null || true
 export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0
 for t in $TARGETS; do
   echo "== fuzz_$t for ${SECONDS_EACH}s"

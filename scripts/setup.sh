@@ -7,7 +7,8 @@ PKGS=(
   libonnx-dev nlohmann-json3-dev libzip-dev libopenblas-openmp-dev libdnnl-dev
   libgtest-dev libgraphviz-dev libstb-dev libpng-dev libjpeg-dev libarchive-dev
   libplplot-dev plplot-driver-cairo libcurl4-openssl-dev libopenmpi-dev openmpi-bin python3
-  libonnx-testdata dataset-fashion-mnist
+  libonnx-testdata dataset-fashion-mnist libflatbuffers-dev flatbuffers-compiler
+  python3-pyarmnn libarmnn-cpuref-backend22
 )
 missing=()
 for p in "${PKGS[@]}"; do
@@ -20,3 +21,4 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 "$(dirname "$0")/setup_ort.sh" || echo "onnxruntime-node unavailable: ORT tests will skip"
+"$(dirname "$0")/setup_litert.sh" || echo "LiteRT.js unavailable: its TFLite tests will skip"

@@ -42,6 +42,9 @@ std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   command.add_option("-s,--settings", o->settings, "NNB settings YAML");
   command.add_option("--api", o->api_level, "NNB API level (-1: newest)")->capture_default_str();
   command.add_option("--ram-budget", o->ram_budget, "NNB: fail when weights + activations exceed BYTES");
+  command.add_flag("--quantization", o->quantization, "TFLite: full-integer int8 calibrated on --dataset");
+  command.add_option("--dataset", o->dataset, "TFLite int8: representative data (.npy, first axis = samples)");
+  command.add_flag("--tflite-float-io", o->tflite_float_io, "TFLite int8: keep float inputs and outputs");
   add_verify_options(command, *o, o->verify_settings);
   command.add_option("files", o->files, "INPUT [INPUT...] OUTPUT")->expected(-1);
   return o;
@@ -79,6 +82,9 @@ int run_convert(const ConvertCommandOptions& given) {
   std::string by_ext = export_format_of(o.output);
   if (!by_ext.empty()) o.export_format = by_ext;
   std::transform(o.export_format.begin(), o.export_format.end(), o.export_format.begin(), ::toupper);
+  NN_CHECK_CODE(o.export_format != "TF_PB", nn::ErrorCode::kUnsupported)
+      << "TensorFlow frozen graphs (.pb) are not supported: nothing here can run them to check the result "
+         "(write .tflite instead)";
   Exporter exporter = find_exporter(o.export_format);
   NN_CHECK_CODE(exporter != nullptr, nn::ErrorCode::kUnsupported)
       << "Export format (" << o.export_format << ") is not supported.";

@@ -31,7 +31,7 @@ std::shared_ptr<FunctionInfoOptions> setup_function_info(CLI::App& command) {
   auto o = std::make_shared<FunctionInfoOptions>();
   command.add_option("-o,--output", o->output,
                      "Output file: .yaml writes the function database, else a list");
-  command.add_option("-f,--all_support", o->all_support, "Function set: NNB (nnabla-c-runtime) or ONNX");
+  command.add_option("-f,--all_support", o->all_support, "Function set: NNB (nnabla-c-runtime), ONNX or TFLITE");
   command.add_option("files", o->files, "Models (.nnp, .nntxt): list the functions they use");
   command.add_option("-c,--config", o->config, "Function-list file limiting the set (ONNX: also opset_N)");
   command
@@ -63,6 +63,9 @@ Words words_for(const std::string& target) {
   if (target == "ONNX")
     return {"nnabla support the following onnx functions in model:",
             "nnabla does not support the following onnx functions in model:"};
+  if (target == "TFLITE")
+    return {"nnabla support the following tflite functions in model:",
+            "nnabla does not support the following tflite functions in model:"};
   return {nullptr, "nncli does not support the following functions in model:"};
 }
 
@@ -96,8 +99,10 @@ int run_function_info(const FunctionInfoOptions& opt) {
   std::string target = opt.all_support;
   std::transform(target.begin(), target.end(), target.begin(),
                  [](unsigned char c) { return char(std::toupper(c)); });
-  NN_CHECK_CODE(target.empty() || target == "NNB" || target == "ONNX", nn::ErrorCode::kUsage)
-      << "Unsupport args: " << opt.all_support << " (-f takes NNB or ONNX)";
+  NN_CHECK_CODE(target != "TF_PB" && target != "PB", nn::ErrorCode::kUnsupported)
+      << "TensorFlow frozen graphs and SavedModels (.pb) are not supported (TFLite is: -f TFLITE)";
+  NN_CHECK_CODE(target.empty() || target == "NNB" || target == "ONNX" || target == "TFLITE", nn::ErrorCode::kUsage)
+      << "Unsupport args: " << opt.all_support << " (-f takes NNB, ONNX or TFLITE)";
   NN_CHECK_CODE(opt.exclude.empty() || target.empty(), nn::ErrorCode::kUsage)
       << "-x/--exclude applies to the nnabla function set only (without -f)";
   NN_CHECK_CODE(!opt.target || target == "ONNX", nn::ErrorCode::kUsage) << "-t/--target needs -f ONNX";
@@ -105,6 +110,7 @@ int run_function_info(const FunctionInfoOptions& opt) {
   const std::optional<int> opset = target == "ONNX" ? parse_opset(opt.config) : std::nullopt;
   const TargetTable table = target == "NNB"    ? nnb_table(kNewestApiLevel)
                             : target == "ONNX" ? onnx_table(opset.value_or(kDefaultOnnxOpset))
+                            : target == "TFLITE" ? tflite_table()
                                                : nnabla_table();
   if (!opt.query.empty()) {
     std::vector<TargetTable> targets{nnabla_table(), nnb_table(kNewestApiLevel),

@@ -30,6 +30,9 @@ struct ConvertOptions {
   int api_level = -1;                             // --api (NNB)
   bool verify = false;                            // --verify: run source and result on the same inputs
   std::vector<std::string> verify_inputs;
+  bool quantization = false;      // TFLite: full-integer int8 (--quantization)
+  std::string dataset;            // TFLite int8: representative data (.npy, first axis = samples)
+  bool tflite_float_io = false;   // TFLite int8: float inputs/outputs with QUANTIZE/DEQUANTIZE
   int64_t ram_budget = 0;  // NNB: fail (exit 4) when weights + activations exceed it; 0 = no limit
 };
 

@@ -1,6 +1,7 @@
 // Function sets for `nncli function_info`: libnn's registry, the NNB/ONNX writers' support queries (when
 // built), model functions and function-list files.
 #include "function_info_sets.hpp"
+#include "formats/tflite/tflite_export.hpp"
 
 #include <fstream>
 #include <regex>
@@ -62,6 +63,13 @@ TargetTable onnx_table([[maybe_unused]] int opset) {
   t.reason =
       "ONNX export table not built in this nncli (formats/onnx/export/onnx_export_support.hpp is missing)";
 #endif
+  return t;
+}
+
+TargetTable tflite_table() {
+  TargetTable t;
+  t.target = "TFLITE";
+  for (const auto& name : nn::formats::tflite_exportable_functions()) t.functions.insert(name);
   return t;
 }
 

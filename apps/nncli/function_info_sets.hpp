@@ -28,6 +28,7 @@ struct TargetTable {
 TargetTable nnabla_table();            // every function libnn has a schema for
 TargetTable nnb_table(int api_level);  // formats/nnb nnb_supported_functions()
 TargetTable onnx_table(int opset);     // formats/onnx onnx_exportable_functions()
+TargetTable tflite_table();            // formats/tflite tflite_exportable_functions()
 
 // The newest NNB API level (the NNB writer's table when built, else kNewestApiLevel), and the
 // "<Type>_<argcode>" names available at a level (nullopt when the per-level table is not built).

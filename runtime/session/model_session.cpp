@@ -9,6 +9,7 @@
 #include "formats/onnx/import/onnx_importer.hpp"
 #include "formats/passes/expand_repeat.hpp"
 #include "formats/passes/inference_passes.hpp"
+#include "formats/tflite/tflite_import.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 
@@ -51,7 +52,7 @@ void keep_only_executor(nn::ir::Model& model, int index) {
 }  // namespace
 
 bool is_model_file(const std::string& path) {
-  if (fmt::file_extension(path) == "onnx") return true;
+  if (fmt::file_extension(path) == "onnx" || fmt::file_extension(path) == "tflite") return true;
   switch (fmt::format_from_extension(path)) {
     case fmt::FileFormat::kNnp:
     case fmt::FileFormat::kNntxt:
@@ -73,6 +74,13 @@ nn::ir::Model import_unoptimized(const std::vector<std::string>& files, const Im
     NN_LOG_INFO << "Importing " << files[0];
     return nn::formats::onnx::import_model(files[0]);
   }
+  if (format == "TFLITE" && files.size() == 1) {  // one network "main", executor exec_0
+    NN_LOG_INFO << "Importing " << files[0];
+    return nn::formats::import_tflite(files[0]);
+  }
+  NN_CHECK_CODE(format.rfind("TF_", 0) != 0, nn::ErrorCode::kUnsupported)
+      << "TensorFlow models (" << format << ") are not supported: nothing here can run them to check the "
+         "result (convert them to .tflite with TensorFlow first)";
   NN_CHECK(format == "NNP") << "Import format (" << format << ") is not supported.";
   for (const auto& f : files) NN_LOG_INFO << "Importing " << f;
   nn::ir::Model model = fmt::load_model(files);

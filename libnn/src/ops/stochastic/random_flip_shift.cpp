@@ -169,7 +169,7 @@ RemapSampleTables draw_flip_tables(RandomEngine& engine, const std::vector<bool>
   for (size_t d = 0; d < flip_axis.size(); ++d) {
     const bool coin = engine() % 2 != 0;
     if (int(d) < base_axis) continue;
-    std::vector<int64_t> table(size_t(inner_shape[d - size_t(base_axis)]));
+    std::vector<int64_t> table(static_cast<size_t>(inner_shape[d - size_t(base_axis)]));
     for (size_t i = 0; i < table.size(); ++i) table[i] = int64_t(i);
     if (coin && flip_axis[d]) std::reverse(table.begin(), table.end());
     t.push_back(std::move(table));

@@ -1,0 +1,271 @@
+// TFLite -> ir::Model driver: tensors, constants (dequantized), quantized graph inputs/outputs, one rule per op.
+#include "formats/tflite/tflite_import.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "formats/tflite/tflite_graph.hpp"
+#include "formats/tflite/tflite_importer.hpp"
+#include "formats/tflite/tflite_reader.hpp"
+#include "nn/core/error.hpp"
+
+namespace nn::formats {
+namespace tflite_import {
+
+Importer::Importer(const tflite::ModelT& model) : model_(model), graph_(*model.subgraphs.at(0)) {
+  network_.name = "main";
+  network_.batch_size = 1;
+}
+
+Shape Importer::shape(int index) const {
+  const auto& s = tensor(index).shape;
+  return Shape(s.begin(), s.end());
+}
+
+bool Importer::is_constant(int index) const { return !model_.buffers.at(tensor(index).buffer)->data.empty(); }
+
+bool Importer::is_quantized(int index) const {
+  const auto& t = tensor(index);
+  return (t.type == tflite::TensorType_INT8 || t.type == tflite::TensorType_UINT8 ||
+          t.type == tflite::TensorType_INT16) &&
+         t.quantization && !t.quantization->scale.empty();
+}
+
+std::vector<float> Importer::constant(int index) const {
+  const auto& t = tensor(index);
+  const auto& bytes = model_.buffers.at(t.buffer)->data;
+  const size_t n = size_t(shape_size(shape(index)));
+  std::vector<float> out(n);
+  const uint8_t* p = bytes.data();
+  std::vector<double> raw(n);
+  for (size_t i = 0; i < n; ++i) {
+    switch (t.type) {
+      case tflite::TensorType_FLOAT32: { float v; std::memcpy(&v, p + 4 * i, 4); raw[i] = v; break; }
+      case tflite::TensorType_INT32: { int32_t v; std::memcpy(&v, p + 4 * i, 4); raw[i] = v; break; }
+      case tflite::TensorType_INT64: { int64_t v; std::memcpy(&v, p + 8 * i, 8); raw[i] = double(v); break; }
+      case tflite::TensorType_INT16: { int16_t v; std::memcpy(&v, p + 2 * i, 2); raw[i] = v; break; }
+      case tflite::TensorType_INT8: raw[i] = int8_t(p[i]); break;
+      case tflite::TensorType_UINT8: raw[i] = p[i]; break;
+      default:
+        NN_FAIL(ErrorCode::kUnsupported) << "tensor '" << t.name << "': constants of type "
+                                         << tflite::EnumNameTensorType(t.type) << " are not supported";
+    }
+  }
+  const auto* q = t.quantization.get();
+  if (q && !q->scale.empty() && t.type != tflite::TensorType_FLOAT32) {
+    const size_t nq = q->scale.size();
+    size_t inner = 1, dim = 0;
+    if (nq > 1) {
+      dim = size_t(q->quantized_dimension);
+      for (size_t d = dim + 1; d < t.shape.size(); ++d) inner *= size_t(t.shape[d]);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      size_t c = nq > 1 ? (i / inner) % nq : 0;
+      double zp = q->zero_point.empty() ? 0.0 : double(q->zero_point[c]);
+      out[i] = float((raw[i] - zp) * q->scale[c]);
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) out[i] = float(raw[i]);
+  }
+  return out;
+}
+
+std::vector<int64_t> Importer::constant_ints(int index) const {
+  NN_CHECK(is_constant(index)) << "tensor '" << tensor(index).name << "' must be a constant";
+  const auto t = tensor(index).type;
+  NN_CHECK(t == tflite::TensorType_INT32 || t == tflite::TensorType_INT64)
+      << "tensor '" << tensor(index).name << "' must hold integers";
+  std::vector<float> f = constant(index);
+  return std::vector<int64_t>(f.begin(), f.end());
+}
+
+std::string Importer::unique(const std::string& base) {
+  std::string name = base.empty() ? "t" : base;
+  int& n = used_names_[name];
+  if (n++ == 0) return name;
+  for (;; ++n) {
+    std::string candidate = name + "_" + std::to_string(n);
+    if (!used_names_.count(candidate)) {
+      used_names_[candidate] = 1;
+      return candidate;
+    }
+  }
+}
+
+std::string Importer::temp(const std::string& base, const Shape& s) {
+  ir::Variable v;
+  v.name = unique(base);
+  v.shape = s;
+  network_.variables.push_back(v);
+  return v.name;
+}
+
+std::string Importer::param(const std::string& base, const Shape& s, std::vector<float> data) {
+  ir::Variable v;
+  v.name = unique(base);
+  v.type = "Parameter";
+  v.shape = s;
+  v.initializer = {"Constant", 1.0};
+  network_.variables.push_back(v);
+  ir::Parameter p;
+  p.name = v.name;
+  p.shape = s;
+  p.data = std::move(data);
+  out_.parameters.push_back(std::move(p));
+  return v.name;
+}
+
+std::string Importer::var(int index) {
+  NN_CHECK(index >= 0) << "an optional input is required here";
+  auto it = vars_.find(index);
+  if (it != vars_.end()) return it->second;
+  const auto& t = tensor(index);
+  NN_CHECK(is_constant(index)) << "tensor " << index << " '" << t.name << "' is read before any operator writes it";
+  std::string name = param(t.name, shape(index), constant(index));
+  vars_[index] = name;
+  return name;
+}
+
+void Importer::fn(const std::string& type, std::vector<std::string> inputs, std::vector<std::string> outputs,
+                  Attrs attrs) {
+  ir::Function f;
+  f.name = unique(op_name_ + "/" + type);
+  f.type = type;
+  f.inputs = std::move(inputs);
+  f.outputs = std::move(outputs);
+  f.attrs = std::move(attrs);
+  f.has_param = !f.attrs.empty();
+  network_.functions.push_back(std::move(f));
+}
+
+void Importer::finish(const std::string& value, int index, tflite::ActivationFunctionType act) {
+  const Shape s = shape(index);
+  std::string v = value;
+  auto step = [&](const std::string& type, Attrs attrs) {
+    std::string out = temp(tensor(index).name + "/" + type, s);
+    fn(type, {v}, {out}, std::move(attrs));
+    v = out;
+  };
+  switch (act) {
+    case tflite::ActivationFunctionType_NONE: break;
+    case tflite::ActivationFunctionType_RELU: step("ReLU", {}); break;
+    case tflite::ActivationFunctionType_RELU6: step("ReLU6", {}); break;
+    case tflite::ActivationFunctionType_TANH: step("Tanh", {}); break;
+    case tflite::ActivationFunctionType_RELU_N1_TO_1:
+      step("MaximumScalar", {{"val", -1.0}});
+      step("MinimumScalar", {{"val", 1.0}});
+      break;
+    default:
+      NN_FAIL(ErrorCode::kUnsupported) << "fused activation " << tflite::EnumNameActivationFunctionType(act)
+                                       << " is not supported";
+  }
+  if (is_quantized(index)) {  // round to the tensor's grid and saturate to its type's range
+    const auto& t = tensor(index);
+    const double scale = t.quantization->scale[0];
+    const double zp = t.quantization->zero_point.empty() ? 0.0 : double(t.quantization->zero_point[0]);
+    const double qmin = t.type == tflite::TensorType_UINT8 ? 0 : t.type == tflite::TensorType_INT8 ? -128 : -32768;
+    const double qmax = t.type == tflite::TensorType_UINT8 ? 255 : t.type == tflite::TensorType_INT8 ? 127 : 32767;
+    NN_CHECK(scale > 0 && std::isfinite(scale)) << "tensor '" << t.name << "' has scale " << scale;
+    step("MulScalar", {{"val", 1.0 / scale}});
+    step("Round", {});
+    step("MaximumScalar", {{"val", qmin - zp}});
+    step("MinimumScalar", {{"val", qmax - zp}});
+    step("MulScalar", {{"val", scale}});
+  }
+  vars_[index] = v;
+}
+
+ir::Model Importer::build() {
+  ir::Executor exec;
+  exec.name = "exec_0";
+  exec.network_name = network_.name;
+  std::vector<int32_t> inputs;
+  for (int32_t i : graph_.inputs)
+    if (i >= 0 && !is_constant(i)) inputs.push_back(i);
+  for (int32_t i : inputs) NN_INTERNAL_CHECK(vars_.count(i)) << "input " << i << " was not declared";
+  for (int32_t o : graph_.outputs) {
+    NN_CHECK(o >= 0 && vars_.count(o)) << "subgraph output " << o << " is written by no operator";
+    std::string v = vars_.at(o);
+    const auto& t = tensor(o);
+    std::string name = t.name;
+    if (is_quantized(o)) {  // raw integers out, like the runtime's output tensor
+      const double scale = t.quantization->scale[0];
+      const double zp = t.quantization->zero_point.empty() ? 0.0 : double(t.quantization->zero_point[0]);
+      std::string a = temp(name + "/q", shape(o));
+      fn("MulScalar", {v}, {a}, {{"val", 1.0 / scale}});
+      std::string b = temp(name + "/r", shape(o));
+      fn("Round", {a}, {b});
+      std::string c = unique(name);  // the output keeps the tensor's name where it is free
+      network_.variables.push_back({c, "Buffer", {}, shape(o), {}});
+      fn("AddScalar", {b}, {c}, {{"val", zp}});
+      v = c;
+    } else {
+      std::string c = unique(name);
+      network_.variables.push_back({c, "Buffer", {}, shape(o), {}});
+      fn("Identity", {v}, {c});
+      v = c;
+    }
+    exec.output_variable.push_back({v, "", v});
+  }
+  for (int32_t i : inputs) exec.data_variable.push_back({raw_inputs_.at(i), raw_inputs_.at(i)});
+  for (const auto& p : out_.parameters) exec.parameter_variable.push_back({p.name, 1.0});
+  out_.networks.push_back(network_);
+  out_.executors.push_back(std::move(exec));
+  return std::move(out_);
+}
+
+void Importer::declare_input(int index) {
+  const auto& t = tensor(index);
+  std::string raw = temp(t.name, shape(index));
+  raw_inputs_[index] = raw;
+  if (!is_quantized(index)) {
+    vars_[index] = raw;
+    return;
+  }
+  const double scale = t.quantization->scale[0];
+  const double zp = t.quantization->zero_point.empty() ? 0.0 : double(t.quantization->zero_point[0]);
+  std::string a = temp(t.name + "/centered", shape(index));
+  fn("AddScalar", {raw}, {a}, {{"val", -zp}});
+  std::string b = temp(t.name + "/dequantized", shape(index));
+  fn("MulScalar", {a}, {b}, {{"val", scale}});
+  vars_[index] = b;
+}
+
+}  // namespace tflite_import
+
+ir::Model import_tflite_bytes(const std::string& bytes) {
+  auto model = tflite_io::parse_tflite(bytes);
+  tflite_import::Importer im(*model);
+  const auto& g = *model->subgraphs[0];
+  im.set_op_name("input");
+  for (int32_t i : g.inputs)
+    if (i >= 0 && !im.is_constant(i)) im.declare_input(i);
+  // Every operator without a rule, named at once.
+  std::set<std::string> missing;
+  for (const auto& op : g.operators) {
+    const auto& oc = *model->operator_codes[op->opcode_index];
+    const int32_t code = std::max<int32_t>(oc.builtin_code, oc.deprecated_builtin_code);
+    if (tflite_import::find_import_rule(code) == nullptr) missing.insert(tflite_io::builtin_op_name(code));
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    NN_FAIL(ErrorCode::kUnsupported) << missing.size() << " operator(s) cannot be imported: " << list;
+  }
+  for (size_t k = 0; k < g.operators.size(); ++k) {
+    const auto& op = *g.operators[k];
+    const auto& oc = *model->operator_codes[op.opcode_index];
+    const int32_t code = std::max<int32_t>(oc.builtin_code, oc.deprecated_builtin_code);
+    const std::string what = "operator " + std::to_string(k) + " (" + tflite_io::builtin_op_name(code) + ")";
+    im.set_op_name(op.outputs.empty() ? what : im.tensor(op.outputs[0]).name);
+    with_context(what, [&] { (*tflite_import::find_import_rule(code))(im, op); });
+  }
+  return im.build();
+}
+
+ir::Model import_tflite(const std::string& path) {
+  return with_context("'" + path + "'", [&] { return import_tflite_bytes(tflite_io::read_file_bytes(path)); });
+}
+
+}  // namespace nn::formats
