@@ -16,6 +16,9 @@ set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 # Read by nncli_deb_depends.cmake: what to analyze, and folders of libraries no Debian package provides.
 set(CPACK_NNCLI_BINARIES "${CMAKE_BINARY_DIR}/apps/nncli/nncli;${CMAKE_BINARY_DIR}/runtime/libnncli.so")
 set(CPACK_NNCLI_PRIVATE_LIB_DIRS "")
+# Libraries opened with dlopen on first use (OpenBLAS, MPI, Graphviz, PLplot, libarchive, libcurl): no
+# dynamic section names them, so their packages are looked up with dpkg -S and declared too.
+get_property(CPACK_NNCLI_LAZY_LIBRARIES GLOBAL PROPERTY NNCLI_LAZY_LIBRARIES)
 if(NN_CUDA_ENABLED)
   get_filename_component(NNCLI_CUDNN_DIR ${NN_CUDNN_LIBRARY} DIRECTORY)
   set(CPACK_NNCLI_PRIVATE_LIB_DIRS "${CUDAToolkit_LIBRARY_DIR};${NNCLI_CUDNN_DIR}")
