@@ -1,6 +1,0 @@
-# CMake generated Testfile for 
-# Source directory: /work/wt-onnx18/formats/onnx
-# Build directory: /work/wt-onnx18/formats/onnx
-# 
-# This file includes the relevant testing commands required for 
-# testing this directory and lists subdirectories to be tested as well.

@@ -1,2 +1,0 @@
-# Empty dependencies file for nn_cuda_kernels.
-# This may be replaced when dependencies are built.

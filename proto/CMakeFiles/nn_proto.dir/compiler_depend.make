@@ -1,2 +1,0 @@
-# Empty compiler generated dependencies file for nn_proto.
-# This may be replaced when dependencies are built.

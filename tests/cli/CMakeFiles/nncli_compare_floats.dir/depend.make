@@ -1,2 +1,0 @@
-# Empty dependencies file for nncli_compare_floats.
-# This may be replaced when dependencies are built.

@@ -1,5 +1,0 @@
-if(EXISTS "/work/wt-onnx18/tests/data/test_data[1]_tests.cmake")
-  include("/work/wt-onnx18/tests/data/test_data[1]_tests.cmake")
-else()
-  add_test(test_data_NOT_BUILT test_data_NOT_BUILT)
-endif()

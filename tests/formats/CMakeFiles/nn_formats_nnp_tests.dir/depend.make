@@ -1,2 +1,0 @@
-# Empty dependencies file for nn_formats_nnp_tests.
-# This may be replaced when dependencies are built.

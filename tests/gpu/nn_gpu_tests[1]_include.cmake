@@ -1,5 +1,0 @@
-if(EXISTS "/work/wt-onnx18/tests/gpu/nn_gpu_tests[1]_tests.cmake")
-  include("/work/wt-onnx18/tests/gpu/nn_gpu_tests[1]_tests.cmake")
-else()
-  add_test(nn_gpu_tests_NOT_BUILT nn_gpu_tests_NOT_BUILT)
-endif()

@@ -1,2 +1,0 @@
-# Empty dependencies file for nn_onnx_test_util.
-# This may be replaced when dependencies are built.

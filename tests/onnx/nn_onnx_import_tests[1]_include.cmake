@@ -1,5 +1,0 @@
-if(EXISTS "/work/wt-onnx18/tests/onnx/nn_onnx_import_tests[1]_tests.cmake")
-  include("/work/wt-onnx18/tests/onnx/nn_onnx_import_tests[1]_tests.cmake")
-else()
-  add_test(nn_onnx_import_tests_NOT_BUILT nn_onnx_import_tests_NOT_BUILT)
-endif()

@@ -1,5 +1,0 @@
-if(EXISTS "/work/wt-onnx18/tests/onnx_export/nn_onnx_export_tests[1]_tests.cmake")
-  include("/work/wt-onnx18/tests/onnx_export/nn_onnx_export_tests[1]_tests.cmake")
-else()
-  add_test(nn_onnx_export_tests_NOT_BUILT nn_onnx_export_tests_NOT_BUILT)
-endif()

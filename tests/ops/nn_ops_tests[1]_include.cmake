@@ -1,5 +1,0 @@
-if(EXISTS "/work/wt-onnx18/tests/ops/nn_ops_tests[1]_tests.cmake")
-  include("/work/wt-onnx18/tests/ops/nn_ops_tests[1]_tests.cmake")
-else()
-  add_test(nn_ops_tests_NOT_BUILT nn_ops_tests_NOT_BUILT)
-endif()

@@ -1,5 +1,0 @@
-if(EXISTS "/work/wt-onnx18/tests/solvers/nn_solver_tests[1]_tests.cmake")
-  include("/work/wt-onnx18/tests/solvers/nn_solver_tests[1]_tests.cmake")
-else()
-  add_test(nn_solver_tests_NOT_BUILT nn_solver_tests_NOT_BUILT)
-endif()

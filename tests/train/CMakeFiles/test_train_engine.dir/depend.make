@@ -1,2 +1,0 @@
-# Empty dependencies file for test_train_engine.
-# This may be replaced when dependencies are built.

@@ -1,5 +1,0 @@
-if(EXISTS "/work/wt-onnx18/tests/train/test_train_gpu[1]_tests.cmake")
-  include("/work/wt-onnx18/tests/train/test_train_gpu[1]_tests.cmake")
-else()
-  add_test(test_train_gpu_NOT_BUILT test_train_gpu_NOT_BUILT)
-endif()

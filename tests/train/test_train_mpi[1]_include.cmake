@@ -1,5 +1,0 @@
-if(EXISTS "/work/wt-onnx18/tests/train/test_train_mpi[1]_tests.cmake")
-  include("/work/wt-onnx18/tests/train/test_train_mpi[1]_tests.cmake")
-else()
-  add_test(test_train_mpi_NOT_BUILT test_train_mpi_NOT_BUILT)
-endif()

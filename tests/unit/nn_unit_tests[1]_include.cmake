@@ -1,5 +1,0 @@
-if(EXISTS "/work/wt-onnx18/tests/unit/nn_unit_tests[1]_tests.cmake")
-  include("/work/wt-onnx18/tests/unit/nn_unit_tests[1]_tests.cmake")
-else()
-  add_test(nn_unit_tests_NOT_BUILT nn_unit_tests_NOT_BUILT)
-endif()
