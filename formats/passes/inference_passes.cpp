@@ -2,6 +2,7 @@
 #include "inference_passes.hpp"
 
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -193,70 +194,26 @@ std::vector<std::string> remove_identity(ir::Model& model) {
   return lines;
 }
 
-std::vector<std::string> fuse_swish(ir::Model& model) {
-  std::vector<std::string> lines;
-  const auto trained = trained_networks(model);
-  const auto interface = interface_variables(model);
-  for (auto& network : model.networks) {
-    if (trained.count(network.name)) continue;
-    for (size_t i = 0; i < network.functions.size();) {
-      const ir::Function sig = network.functions[i];
-      size_t mul = network.functions.size();
-      if (sig.type == "Sigmoid" && sig.inputs.size() == 1 && sig.outputs.size() == 1 &&
-          !interface.count(sig.outputs[0]) && consumer_counts(network)[sig.outputs[0]] == 1) {
-        for (size_t j = 0; j < network.functions.size(); ++j) {
-          const ir::Function& g = network.functions[j];
-          const bool pair = g.inputs.size() == 2 && ((g.inputs[0] == sig.inputs[0] && g.inputs[1] == sig.outputs[0]) ||
-                                                     (g.inputs[1] == sig.inputs[0] && g.inputs[0] == sig.outputs[0]));
-          if (g.type == "Mul2" && pair && g.outputs.size() == 1) mul = j;
-        }
-      }
-      if (mul == network.functions.size()) {
-        ++i;
-        continue;
-      }
-      ir::Function& g = network.functions[mul];
-      lines.push_back(network.name + ": " + sig.name + " and " + g.name + " fused into Swish");
-      g.type = "Swish";
-      g.inputs = {sig.inputs[0]};
-      g.attrs = Attrs{};
-      g.has_param = false;
-      network.functions.erase(network.functions.begin() + std::ptrdiff_t(i));
-      erase_variable(network, sig.outputs[0]);
-    }
-  }
-  return lines;
-}
+namespace {
 
-std::vector<std::string> fuse_relu6(ir::Model& model) {
+// Replaces function i and its partner j = partner(network, i) (j == size: none) by one function of `type`
+// on i's first input, at j's place; i's output variable goes. Networks an optimizer trains stay as they are.
+std::vector<std::string> fuse_pairs(ir::Model& model, const std::string& type,
+                                    const std::function<size_t(const ir::Network&, size_t)>& partner) {
   std::vector<std::string> lines;
   const auto trained = trained_networks(model);
-  const auto interface = interface_variables(model);
-  auto scalar_is = [](const ir::Function& f, const char* type, double val) {
-    return f.type == type && f.inputs.size() == 1 && f.outputs.size() == 1 && f.attrs.get_float("val", -1) == val;
-  };
   for (auto& network : model.networks) {
     if (trained.count(network.name)) continue;
     for (size_t i = 0; i < network.functions.size();) {
-      const ir::Function first = network.functions[i];
-      const bool max_first = scalar_is(first, "MaximumScalar", 0.0), min_first = scalar_is(first, "MinimumScalar", 6.0);
-      size_t second = network.functions.size();
-      if ((max_first || min_first) && !interface.count(first.outputs[0]) &&
-          consumer_counts(network)[first.outputs[0]] == 1) {
-        for (size_t j = i + 1; j < network.functions.size(); ++j) {
-          const ir::Function& g = network.functions[j];
-          if (g.inputs.size() == 1 && g.inputs[0] == first.outputs[0] &&
-              (max_first ? scalar_is(g, "MinimumScalar", 6.0) : scalar_is(g, "MaximumScalar", 0.0)))
-            second = j;
-        }
-      }
-      if (second == network.functions.size()) {
+      const size_t j = partner(network, i);
+      if (j >= network.functions.size()) {
         ++i;
         continue;
       }
-      ir::Function& g = network.functions[second];
-      lines.push_back(network.name + ": " + first.name + " and " + g.name + " fused into ReLU6");
-      g.type = "ReLU6";
+      const ir::Function first = network.functions[i];
+      ir::Function& g = network.functions[j];
+      lines.push_back(network.name + ": " + first.name + " and " + g.name + " fused into " + type);
+      g.type = type;
       g.inputs = {first.inputs[0]};
       g.attrs = Attrs{};
       g.has_param = false;
@@ -265,6 +222,50 @@ std::vector<std::string> fuse_relu6(ir::Model& model) {
     }
   }
   return lines;
+}
+
+}  // namespace
+
+std::vector<std::string> fuse_swish(ir::Model& model) {
+  const auto interface = interface_variables(model);
+  // Sigmoid(x) whose only consumer is Mul2(x, Sigmoid(x)).
+  return fuse_pairs(model, "Swish", [&](const ir::Network& network, size_t i) {
+    const ir::Function& sig = network.functions[i];
+    size_t mul = network.functions.size();
+    if (sig.type != "Sigmoid" || sig.inputs.size() != 1 || sig.outputs.size() != 1 ||
+        interface.count(sig.outputs[0]) || consumer_counts(network)[sig.outputs[0]] != 1)
+      return mul;
+    for (size_t j = 0; j < network.functions.size(); ++j) {
+      const ir::Function& g = network.functions[j];
+      const bool pair = g.inputs.size() == 2 && ((g.inputs[0] == sig.inputs[0] && g.inputs[1] == sig.outputs[0]) ||
+                                                 (g.inputs[1] == sig.inputs[0] && g.inputs[0] == sig.outputs[0]));
+      if (g.type == "Mul2" && pair && g.outputs.size() == 1) mul = j;
+    }
+    return mul;
+  });
+}
+
+std::vector<std::string> fuse_relu6(ir::Model& model) {
+  const auto interface = interface_variables(model);
+  auto scalar_is = [](const ir::Function& f, const char* type, double val) {
+    return f.type == type && f.inputs.size() == 1 && f.outputs.size() == 1 && f.attrs.get_float("val", -1) == val;
+  };
+  // MaximumScalar(0) then MinimumScalar(6), or the other order, with nothing else reading the middle.
+  return fuse_pairs(model, "ReLU6", [&](const ir::Network& network, size_t i) {
+    const ir::Function& first = network.functions[i];
+    const bool max_first = scalar_is(first, "MaximumScalar", 0.0), min_first = scalar_is(first, "MinimumScalar", 6.0);
+    size_t second = network.functions.size();
+    if (!(max_first || min_first) || interface.count(first.outputs[0]) ||
+        consumer_counts(network)[first.outputs[0]] != 1)
+      return second;
+    for (size_t j = i + 1; j < network.functions.size(); ++j) {
+      const ir::Function& g = network.functions[j];
+      if (g.inputs.size() == 1 && g.inputs[0] == first.outputs[0] &&
+          (max_first ? scalar_is(g, "MinimumScalar", 6.0) : scalar_is(g, "MaximumScalar", 0.0)))
+        second = j;
+    }
+    return second;
+  });
 }
 
 std::vector<std::string> optimize_for_inference(ir::Model& model) {
