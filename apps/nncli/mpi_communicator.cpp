@@ -10,6 +10,8 @@
 
 #ifdef NNCLI_WITH_MPI
 #include <dlfcn.h>
+
+#include "lazy_library.hpp"
 #include <mpi.h>
 #include <omp.h>
 #include <sched.h>
@@ -64,9 +66,7 @@ void resolve(void* lib, const char* name, T& out) {
 
 MpiApi open_mpi() {
   // RTLD_GLOBAL: OpenMPI's components, opened by libmpi itself, resolve their symbols against it.
-  void* lib = dlopen(NNCLI_MPI_LIBRARY, RTLD_NOW | RTLD_GLOBAL);
-  if (!lib) lib = dlopen("libmpi.so.40", RTLD_NOW | RTLD_GLOBAL);
-  NN_CHECK(lib) << "cannot load the MPI library (" << NNCLI_MPI_LIBRARY << "): " << dlerror();
+  void* lib = open_lazy_library(NNCLI_MPI_LIBRARY, "libmpi.so.40", "the MPI library", RTLD_GLOBAL);
   MpiApi a{};
   resolve(lib, "MPI_Init_thread", a.init_thread);
   resolve(lib, "MPI_Finalize", a.finalize);

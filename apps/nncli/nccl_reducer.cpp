@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <nccl.h>
 
+#include "lazy_library.hpp"
 #include "nn/core/error.hpp"
 #include "nn/cuda/cuda.hpp"
 
@@ -25,24 +26,16 @@ struct Nccl {
   decltype(&ncclAllReduce) all_reduce;
 };
 
-template <class F>
-void resolve(void* lib, const char* name, F& f) {
-  f = reinterpret_cast<F>(dlsym(lib, name));
-  NN_CHECK(f) << "NCCL (" << NNCLI_NCCL_LIBRARY << ") has no " << name;
-}
-
 Nccl open_nccl() {
-  void* lib = dlopen(NNCLI_NCCL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
-  NN_CHECK(lib) << "cannot load NCCL (" << NNCLI_NCCL_LIBRARY << "): " << dlerror();
+  void* lib = open_lazy_library(NNCLI_NCCL_LIBRARY, "libnccl.so.2", "NCCL");
   Nccl n{};
-  resolve(lib, "ncclGetErrorString", n.get_error_string);
-  resolve(lib, "ncclGetUniqueId", n.get_unique_id);
-  resolve(lib, "ncclCommInitRank", n.comm_init_rank);
-  resolve(lib, "ncclCommDestroy", n.comm_destroy);
-  resolve(lib, "ncclGroupStart", n.group_start);
-  resolve(lib, "ncclGroupEnd", n.group_end);
-  resolve(lib, "ncclAllReduce", n.all_reduce);
+  lazy_symbol(lib, "ncclGetErrorString", n.get_error_string);
+  lazy_symbol(lib, "ncclGetUniqueId", n.get_unique_id);
+  lazy_symbol(lib, "ncclCommInitRank", n.comm_init_rank);
+  lazy_symbol(lib, "ncclCommDestroy", n.comm_destroy);
+  lazy_symbol(lib, "ncclGroupStart", n.group_start);
+  lazy_symbol(lib, "ncclGroupEnd", n.group_end);
+  lazy_symbol(lib, "ncclAllReduce", n.all_reduce);
   return n;
 }
 
