@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/datasets/cache_data_source.hpp"
 #include "formats/datasets/csv_data_source.hpp"
@@ -31,7 +32,8 @@ std::shared_ptr<ConvDatasetOptions> setup_conv_dataset(CLI::App& command) {
   command.add_flag("-N,--normalize", o->normalize, "Store images divided by 255 (65535 for 16-bit)");
   command.add_option("-t,--num_of_threads", o->threads, "Accepted; the cache is written by one thread")
       ->capture_default_str();
-  command.add_option("source", o->source, "CSV dataset or .cache directory")->required();
+  command.add_option("source", o->source, "CSV dataset or .cache directory")->required()
+      ->check(existing_input());
   command.add_option("destination", o->destination, "Cache directory (created)")->required();
   return o;
 }

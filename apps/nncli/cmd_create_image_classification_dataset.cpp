@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "dataset_tools.hpp"
 #include "formats/datasets/image_io.hpp"
 #include "nn/core/error.hpp"
@@ -24,7 +25,8 @@ std::shared_ptr<CreateImageClassificationOptions> setup_create_image_classificat
     CLI::App& command) {
   auto o = std::make_shared<CreateImageClassificationOptions>();
   command.add_option("-i,--sourcedir", o->sourcedir, "Source directory: one sub-directory per class")
-      ->required();
+      ->required()
+      ->check(existing_input());
   command.add_option("-o,--outdir", o->outdir, "Output directory (not the source directory)")->required();
   command.add_option("-c,--channel", o->channel, "Output channels: 1 or 3")
       ->required()

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "dataset_tools.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/datasets/detection_labels.hpp"
@@ -29,7 +30,8 @@ std::shared_ptr<CreateObjectDetectionOptions> setup_create_object_detection_data
   auto o = std::make_shared<CreateObjectDetectionOptions>();
   command.add_option("-i,--sourcedir", o->sourcedir,
                      "Source directory: images (searched recursively) with a label file X.txt beside each X.png")
-      ->required();
+      ->required()
+      ->check(existing_input());
   command.add_option("-o,--outdir", o->outdir, "Output directory (not the source directory)")->required();
   command.add_option("-n,--num_class", o->num_class, "Number of object classes")
       ->required()

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "nn/core/log.hpp"
 #include "upload_dataset.hpp"
 
@@ -14,7 +15,8 @@ struct CreateTarOptions {
 
 std::shared_ptr<CreateTarOptions> setup_create_tar(CLI::App& command) {
   auto o = std::make_shared<CreateTarOptions>();
-  command.add_option("source", o->source, "CSV dataset")->required();
+  command.add_option("source", o->source, "CSV dataset")->required()
+      ->check(existing_input());
   command.add_option("destination", o->destination, "TAR filename")->required();
   return o;
 }

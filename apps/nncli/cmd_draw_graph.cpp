@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "graph_draw_dot.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "graph_draw_render.hpp"
@@ -27,7 +28,8 @@ struct DrawGraphOptions {
 
 std::shared_ptr<DrawGraphOptions> setup_draw_graph(CLI::App& command) {
   auto o = std::make_shared<DrawGraphOptions>();
-  command.add_option("input", o->input, "Path to input nnp or nntxt")->required();
+  command.add_option("input", o->input, "Path to input nnp or nntxt")->required()
+      ->check(existing_input());
   command.add_option("-o,--output-dir", o->output_dir, "Output directory")->capture_default_str();
   command.add_option("-n,--network", o->networks, "Network names to be drawn (repeatable; default: all)");
   command.add_option("-f,--format", o->format, "Graphviz output format (png, svg, pdf, dot, ...)")

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "dump_proto.hpp"
 #include "dump_stats.hpp"
 #include "model_session.hpp"
@@ -50,7 +51,8 @@ std::shared_ptr<DumpOptions> setup_dump(CLI::App& command) {
   command.add_flag("--stats", o->stats, "Per-function MACs/FLOPs, parameter counts and activation bytes");
   command.add_option("-b,--batch-size", o->batch_size, "Batch size for --stats")->capture_default_str();
   command.add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  command.add_option("files", o->files, "Model files (.nnp, .nntxt, .h5, .protobuf)")->required();
+  command.add_option("files", o->files, "Model files (.nnp, .nntxt, .h5, .protobuf)")->required()
+      ->check(existing_input());
   return o;
 }
 

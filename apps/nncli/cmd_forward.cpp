@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "executor_runner.hpp"
 #include "formats/datasets/cache_data_source.hpp"
 #include "formats/datasets/csv_data_source.hpp"
@@ -36,10 +37,13 @@ struct ForwardOptions {
 
 std::shared_ptr<ForwardOptions> setup_forward(CLI::App& command) {
   auto o = std::make_shared<ForwardOptions>();
-  command.add_option("-c,--config", o->config, "Model (.nnp, .nntxt)")->required();
-  command.add_option("-p,--param", o->param, "Extra parameter file (.h5, .protobuf, .nnp)");
+  command.add_option("-c,--config", o->config, "Model (.nnp, .nntxt)")->required()
+      ->check(existing_input());
+  command.add_option("-p,--param", o->param, "Extra parameter file (.h5, .protobuf, .nnp)")
+      ->check(existing_input());
   command.add_option("-C,--context", o->context, "Context: cpu, cuda or cudnn[:half][:DEVICE_ID] (default: the model's default_context, else cpu)");
-  command.add_option("-d,--dataset", o->dataset, "Dataset: a .csv file or a .cache directory");
+  command.add_option("-d,--dataset", o->dataset, "Dataset: a .csv file or a .cache directory")
+      ->check(existing_input());
   command.add_option("-o,--outdir", o->outdir, "Output directory")->required();
   command.add_option("-f,--outfile", o->outfile, "Result CSV name inside the output directory")
       ->capture_default_str();

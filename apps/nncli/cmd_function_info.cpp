@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "function_info_output.hpp"
 #include "function_info_sets.hpp"
@@ -32,7 +33,8 @@ std::shared_ptr<FunctionInfoOptions> setup_function_info(CLI::App& command) {
   command.add_option("-o,--output", o->output,
                      "Output file: .yaml writes the function database, else a list");
   command.add_option("-f,--all_support", o->all_support, "Function set: NNB (nnabla-c-runtime), ONNX or TFLITE");
-  command.add_option("files", o->files, "Models (.nnp, .nntxt): list the functions they use");
+  command.add_option("files", o->files, "Models (.nnp, .nntxt): list the functions they use")
+      ->check(existing_input());
   command.add_option("-c,--config", o->config, "Function-list file limiting the set (ONNX: also opset_N)");
   command
       .add_option("-x,--exclude", o->exclude, "Remove this function from the list (repeatable; nnabla set)")

@@ -6,6 +6,7 @@
 
 #include "array_io.hpp"
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "formats/datasets/image_io.hpp"
 #include "executor_runner.hpp"
 #include "formats/common/atomic_file.hpp"
@@ -36,8 +37,10 @@ struct InferOptions {
 
 std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
   auto o = std::make_shared<InferOptions>();
-  command.add_option("-c,--config", o->config, "Model (.nnp, .nntxt); may also be given positionally");
-  command.add_option("-p,--param", o->param, "Parameter file (.h5, .protobuf, .nnp)");
+  command.add_option("-c,--config", o->config, "Model (.nnp, .nntxt); may also be given positionally")
+      ->check(existing_input());
+  command.add_option("-p,--param", o->param, "Parameter file (.h5, .protobuf, .nnp)")
+      ->check(existing_input());
   command.add_option("-o,--output", o->output,
                      "Output prefix: writes PREFIX_<sample>.bin (nothing without it)");
   command
@@ -60,7 +63,8 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
                    "Image inputs (png/jpg/bmp) as raw 0-255 values instead of /255");
   command.add_flag("--no-optimize", o->no_optimize, "Run the network as given: no BatchNormalization folding or Identity removal");
   command.add_option("files", o->files,
-                     "Model files, then one input (.bin raw, .npy or a png/jpg/bmp image) per data variable");
+                     "Model files, then one input (.bin raw, .npy or a png/jpg/bmp image) per data variable")
+      ->check(existing_input());
   return o;
 }
 

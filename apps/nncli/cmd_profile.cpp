@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
@@ -27,10 +28,12 @@ struct ProfileOptions {
 
 std::shared_ptr<ProfileOptions> setup_profile(CLI::App& command) {
   auto o = std::make_shared<ProfileOptions>();
-  command.add_option("-c,--config", o->config, "Model config (.nntxt, .prototxt or .nnp)")->required();
+  command.add_option("-c,--config", o->config, "Model config (.nntxt, .prototxt or .nnp)")->required()
+      ->check(existing_input());
   command.add_option("-o,--outdir", o->outdir, "Output directory for profile.csv and profile.json")
       ->required();
-  command.add_option("-p,--param", o->params, "Extra parameter files (.h5, .protobuf)");
+  command.add_option("-p,--param", o->params, "Extra parameter files (.h5, .protobuf)")
+      ->check(existing_input());
   command.add_option("-C,--context", o->context,
                      "Context: cpu (default), or cudnn[:half] when built with CUDA");
   command.add_option("-b,--batch-size", o->batch_size, "Batch size (default: the dataset's or network's)");

@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "command.hpp"
+#include "input_file_check.hpp"
 #include "executor_runner.hpp"
 #include "formats/nnp/nnp_reader.hpp"
 #include "formats/passes/expand_repeat.hpp"
@@ -47,8 +48,10 @@ struct TrainOptions {
 std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
   auto o = std::make_shared<TrainOptions>();
   command.add_flag("-r,--resume", o->resume, "Resume from the newest checkpoint in the output directory");
-  command.add_option("-c,--config", o->config, "Training config (.nntxt, .prototxt or .nnp)")->required();
-  command.add_option("-p,--param", o->param, "Parameters and/or solver states loaded before training");
+  command.add_option("-c,--config", o->config, "Training config (.nntxt, .prototxt or .nnp)")->required()
+      ->check(existing_input());
+  command.add_option("-p,--param", o->param, "Parameters and/or solver states loaded before training")
+      ->check(existing_input());
   command.add_option("-o,--outdir", o->outdir, "Output directory (created when missing)")->required();
   command.add_flag("-O,--enable-ooc", o->enable_ooc, "GPU out-of-core training (no effect on CPU)");
   command.add_option("-m,--ooc-gpu-memory-size", o->ooc_memory, "OOC GPU memory size (no effect on CPU)");

@@ -85,6 +85,8 @@ int main(int argc, char** argv) {
                         int(nn::ErrorCode::kUsage));
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ValidationError& e) {  // a missing input file: one error line, exit 2
+    return report_error(e.what(), int(nn::ErrorCode::kUsage));
   } catch (const CLI::ParseError& e) {
     const int shown = app.exit(e);  // prints help (stdout) or the usage error (stderr)
     return shown == 0 ? 0 : int(nn::ErrorCode::kUsage);

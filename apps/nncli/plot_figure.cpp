@@ -1,6 +1,8 @@
 // plot_series/plot_timer's figure through PLplot (pngcairo/svgcairo/pdfcairo drivers).
 #include "plot_figure.hpp"
 
+#include "input_file_check.hpp"
+
 #include <plplot/plplot.h>
 
 #include <CLI/CLI.hpp>
@@ -223,7 +225,7 @@ void draw_legend(const std::vector<PlotSeries>& series, const Range& xr, const R
 }  // namespace
 
 void add_plot_common_options(CLI::App& command, PlotCommonOptions& o) {
-  command.add_option("inputs", o.inputs, "Path to input file(s)")->required();
+  command.add_option("inputs", o.inputs, "Path to input file(s)")->required()->check(existing_input());
   command.add_option("-l,--label", o.labels, "Label of each plot (repeatable, in input order)");
   command.add_option("-o,--outfile", o.outfile, "Path to output file (.png, .svg or .pdf)");
   command.add_option("-x,--xlabel", o.xlabel, "X-axis label of plot");

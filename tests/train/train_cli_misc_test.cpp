@@ -35,6 +35,7 @@ TEST(TrainCli, ZeroEpochsJustSavesTheParameters) {
 TEST(TrainCli, InvalidOocSizeStringFails) {
   if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
   const std::string dir = t::work_dir("ooc_size");
+  t::write_text(dir + "/none.nntxt", "");  // the size string is checked before the config is read
   auto r = t::run_nncli(dir, "train -c none.nntxt -o . -m 12X");
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("Fatal error. invalid ooc_gpu_memory_size [12X]."), std::string::npos) << r.output;
