@@ -2,6 +2,7 @@
 #include "formats/datasets/npy.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 
 #include "nn/core/error.hpp"
@@ -58,13 +59,21 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
   std::string header(bytes.substr(header_start, header_len));
   NpyArray array;
   std::string descr = header_field(header, "descr", name);
+  NN_CHECK(descr.size() >= 2) << "'" << name << "': bad NPY dtype '" << descr << "'";
   array.descr = descr.substr(1, descr.size() - 2);
   bool fortran = header_field(header, "fortran_order", name) == "True";
   std::string shape_text = header_field(header, "shape", name);
   for (size_t i = 1; i < shape_text.size();) {
     size_t j = shape_text.find_first_of(",)", i);
     std::string dim = shape_text.substr(i, j - i);
-    if (dim.find_first_not_of(' ') != std::string::npos) array.shape.push_back(std::stoll(dim));
+    if (dim.find_first_not_of(' ') != std::string::npos) {
+      const size_t start = dim.find_first_not_of(' '), end = dim.find_last_not_of(' ') + 1;
+      int64_t d = -1;
+      const auto [stop, ec] = std::from_chars(dim.data() + start, dim.data() + end, d);
+      NN_CHECK(ec == std::errc() && stop == dim.data() + end && d >= 0)
+          << "'" << name << "': bad NPY shape '" << shape_text << "'";
+      array.shape.push_back(d);
+    }
     i = j + 1;
   }
   NN_CHECK(array.descr.size() >= 3) << "'" << name << "': unsupported NPY dtype '" << array.descr << "'";

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <stdexcept>
 
 #include "formats/tflite/tflite_graph.hpp"
 #include "formats/tflite/tflite_importer.hpp"
@@ -259,7 +260,14 @@ ir::Model import_tflite_bytes(const std::string& bytes) {
     const int32_t code = std::max<int32_t>(oc.builtin_code, oc.deprecated_builtin_code);
     const std::string what = "operator " + std::to_string(k) + " (" + tflite_io::builtin_op_name(code) + ")";
     im.set_op_name(op.outputs.empty() ? what : im.tensor(op.outputs[0]).name);
-    with_context(what, [&] { (*tflite_import::find_import_rule(code))(im, op); });
+    with_context(what, [&] {
+      try {
+        (*tflite_import::find_import_rule(code))(im, op);
+      } catch (const std::out_of_range&) {  // a rule reading an input or output the file does not give
+        NN_FAIL(ErrorCode::kInvalid) << "has " << op.inputs.size() << " inputs and " << op.outputs.size()
+                                     << " outputs, fewer than the operator needs";
+      }
+    });
   }
   return im.build();
 }

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 
+#include "formats/datasets/npy.hpp"
 #include "nn/core/error.hpp"
 
 namespace ds = nn::formats::datasets;
@@ -77,4 +80,20 @@ TEST(CsvText, ComputeFullPathAsNnabla) {
   EXPECT_EQ(ds::lower_extension("a.b/c.PNG"), ".png");
   EXPECT_EQ(ds::lower_extension("a.b/c"), "");
   EXPECT_EQ(ds::parent_dir("x.csv"), ".");
+}
+
+// Found by fuzz_csv: an NPY record whose header shape holds bytes that are no integer is an nn::Error, not
+// an uncaught std::invalid_argument from the number parser.
+TEST(NpyRecord, FuzzedShapeIsAnError) {
+  const std::string path = std::string(NN_SOURCE_DIR) + "/tests/data/fuzz_bad_npy_shape.npy";
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(bytes.empty()) << path;
+  size_t offset = 0;
+  try {
+    nn::formats::datasets::read_npy(bytes, offset, "fuzz.npy");
+    ADD_FAILURE() << "expected an nn::Error";
+  } catch (const nn::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'fuzz.npy': bad NPY shape"), std::string::npos) << e.what();
+  }
 }

@@ -19,8 +19,10 @@ std::pair<std::string, std::string> operands(ImportContext& ctx, const NodeView&
     const Shape& bs = ctx.shape(b);
     const int64_t axis = node.has("axis") ? normalize_axis(node.get_int("axis", 0), int64_t(as.size()))
                                           : int64_t(as.size() - bs.size());
+    NN_CHECK(axis >= 0 && size_t(axis) + bs.size() <= as.size())
+        << "broadcast of " << to_string(bs) << " at axis " << axis << " does not fit " << to_string(as);
     Shape placed(as.size(), 1);
-    for (size_t i = 0; i < bs.size(); ++i) placed.at(size_t(axis) + i) = bs[i];
+    for (size_t i = 0; i < bs.size(); ++i) placed[size_t(axis) + i] = bs[i];
     b = reshape_to(ctx, b, placed);
   }
   const Shape out = broadcast_shapes(ctx.shape(a), ctx.shape(b));

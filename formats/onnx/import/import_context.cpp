@@ -123,6 +123,7 @@ std::vector<int64_t> ImportContext::const_ints(const std::string& name) const {
   std::vector<int64_t> out(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     const double d = std::nearbyint(double(v[i]));
+    NN_CHECK(!std::isnan(d)) << "tensor " << quoted(name) << ": NaN where integers are expected";
     out[i] = d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : int64_t(d);
   }
   return out;

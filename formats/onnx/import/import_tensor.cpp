@@ -29,7 +29,8 @@ void import_reshape(ImportContext& ctx, const NodeView& node) {
   for (size_t i = 0; i < target.size(); ++i) {
     if (target[i] == 0 && !allowzero) target[i] = in.at(i);
     if (target[i] == -1) infer = int64_t(i);
-    else known *= target[i];
+    else NN_CHECK(target[i] >= 0 && !__builtin_mul_overflow(known, target[i], &known))
+        << "Reshape target " << to_string(target) << " is not a valid shape";
   }
   if (infer >= 0) target[size_t(infer)] = known == 0 ? 0 : shape_size(in) / known;
   reshape_output(ctx, node, target);
