@@ -79,7 +79,10 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
   NN_CHECK(array.descr.size() >= 3) << "'" << name << "': unsupported NPY dtype '" << array.descr << "'";
   char order = array.descr[0];
   char kind = array.descr[1];
-  int size = std::stoi(array.descr.substr(2));
+  int size = 0;
+  const auto [size_end, size_ec] = std::from_chars(array.descr.data() + 2, array.descr.data() + array.descr.size(), size);
+  NN_CHECK(size_ec == std::errc() && size_end == array.descr.data() + array.descr.size() && size > 0 && size <= 16)
+      << "'" << name << "': unsupported NPY dtype '" << array.descr << "'";
   bool swap = order == '>';
   int64_t count = shape_size(array.shape);
   size_t data_start = header_start + header_len;

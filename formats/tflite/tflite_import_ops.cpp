@@ -61,7 +61,8 @@ void conv(Importer& im, const tflite::OperatorT& op, bool depthwise) {
   const int x = op.inputs.at(0), w = op.inputs.at(1);
   const int b = op.inputs.size() > 2 ? op.inputs[2] : -1;
   const Shape xs = im.shape(x), ws = im.shape(w), ys = im.shape(op.outputs.at(0));
-  NN_CHECK(xs.size() == 4 && ws.size() == 4) << "input and filter must be rank 4";
+  NN_CHECK(xs.size() == 4 && ws.size() == 4 && ys.size() == 4) << "input, filter and output must be rank 4";
+  NN_CHECK(xs[3] > 0) << "input " << xs << " has no channels";
   tflite::Padding padding;
   int64_t sh, sw, dh, dw;
   tflite::ActivationFunctionType act;
@@ -83,6 +84,7 @@ void conv(Importer& im, const tflite::OperatorT& op, bool depthwise) {
       << "filter " << ws << " does not fit input " << xs;
   const int64_t group = depthwise ? xs[3] : xs[3] / cin;
   std::vector<float> wd = im.constant(w), nw(wd.size());
+  NN_CHECK(int64_t(wd.size()) == shape_size(ws)) << "filter " << ws << " holds " << wd.size() << " values";
   for (int64_t o = 0; o < outs; ++o)
     for (int64_t i = 0; i < kh; ++i)
       for (int64_t j = 0; j < kw; ++j)
