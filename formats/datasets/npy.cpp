@@ -74,8 +74,10 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
           << "'" << name << "': bad NPY shape '" << shape_text << "'";
       array.shape.push_back(d);
     }
+    if (j == std::string::npos) break;  // no closing ')': npos + 1 would restart the scan at 0, forever
     i = j + 1;
   }
+  check_shape(array.shape, "'" + name + "': NPY shape");
   NN_CHECK(array.descr.size() >= 3) << "'" << name << "': unsupported NPY dtype '" << array.descr << "'";
   char order = array.descr[0];
   char kind = array.descr[1];
@@ -86,7 +88,7 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
   bool swap = order == '>';
   int64_t count = shape_size(array.shape);
   size_t data_start = header_start + header_len;
-  NN_CHECK(bytes.size() >= data_start + size_t(count) * size)
+  NN_CHECK(data_start <= bytes.size() && uint64_t(count) <= (bytes.size() - data_start) / uint64_t(size))
       << "'" << name << "': NPY data shorter than its shape " << to_string(array.shape);
   array.values.resize(size_t(count));
   const char* p = bytes.data() + data_start;
