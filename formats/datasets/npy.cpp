@@ -63,6 +63,8 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
   array.descr = descr.substr(1, descr.size() - 2);
   bool fortran = header_field(header, "fortran_order", name) == "True";
   std::string shape_text = header_field(header, "shape", name);
+  NN_CHECK(shape_text.size() >= 2 && shape_text.front() == '(' && shape_text.back() == ')')
+      << "'" << name << "': bad NPY shape '" << shape_text << "' (expected a tuple)";
   for (size_t i = 1; i < shape_text.size();) {
     size_t j = shape_text.find_first_of(",)", i);
     std::string dim = shape_text.substr(i, j - i);
