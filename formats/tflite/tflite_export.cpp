@@ -7,6 +7,7 @@
 
 #include "formats/common/atomic_file.hpp"
 #include "formats/passes/batch_size.hpp"
+#include "formats/passes/export_target.hpp"
 #include "formats/passes/fill_shapes.hpp"
 #include "formats/tflite/tflite_exporter.hpp"
 #include "nn/core/error.hpp"
@@ -157,18 +158,9 @@ using tflite_export::Exporter;
 using tflite_export::Perm;
 
 std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions& options) {
-  const ir::Executor* exec = nullptr;
-  if (options.executor.empty()) {
-    NN_CHECK_CODE(model.executors.size() == 1, ErrorCode::kUnsupported)
-        << "NNP with only a single executor is currently supported (this one has " << model.executors.size()
-        << "; pick one with -E)";
-    exec = &model.executors[0];
-  } else {
-    exec = model.find_executor(options.executor);
-    NN_CHECK(exec != nullptr) << "executor '" << options.executor << "' is not found in this NNP";
-  }
-  const ir::Network* source = model.find_network(exec->network_name);
-  NN_CHECK(source != nullptr) << "Executor network [" << exec->network_name << "] is not found in this NNP.";
+  const ExportTarget target = export_target(model, options.executor);
+  const ir::Executor* exec = target.executor;
+  const ir::Network* source = target.network;
   ir::Network network = set_batch_size(*source, options.batch_size < 1 ? 0 : options.batch_size);
   fill_missing_shapes(model, network);
   NN_CHECK_CODE(exec->generator_variable.empty(), ErrorCode::kUnsupported)

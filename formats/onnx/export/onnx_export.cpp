@@ -16,6 +16,7 @@
 #include "formats/onnx/export/onnx_emitter.hpp"
 #include "formats/onnx/export/onnx_export_support.hpp"
 #include "formats/passes/batch_size.hpp"
+#include "formats/passes/export_target.hpp"
 #include "formats/passes/fill_shapes.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -126,18 +127,9 @@ OnnxOpset parse_onnx_opset(const std::string& define_version) {
 
 void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, onnx::ModelProto* out) {
   OnnxOpset opset = parse_onnx_opset(options.define_version);
-  const ir::Executor* exec = nullptr;
-  if (options.executor.empty()) {
-    NN_CHECK_CODE(model.executors.size() == 1, ErrorCode::kUnsupported)
-        << "NNP with only a single executor is currently supported (this one has " << model.executors.size()
-        << "; pick one with -E)";
-    exec = &model.executors[0];
-  } else {
-    exec = model.find_executor(options.executor);
-    NN_CHECK(exec != nullptr) << "executor '" << options.executor << "' is not found in this NNP";
-  }
-  const ir::Network* source = model.find_network(exec->network_name);
-  NN_CHECK(source != nullptr) << "Executor network [" << exec->network_name << "] is not found in this NNP.";
+  const ExportTarget target = export_target(model, options.executor);
+  const ir::Executor* exec = target.executor;
+  const ir::Network* source = target.network;
   if (options.dynamic_batch) {
     NN_LOG_INFO << "ONNX: symbolic batch dimension (traced at batch size 1).";
   } else if (options.batch_size < 1) {
