@@ -107,13 +107,18 @@ class StreamSource : public nn::train::BatchSource {
       batch.data.emplace_back(size_t(nn::shape_size(bs)));
     }
     std::vector<float*> dst(shapes.size());
+    std::vector<int64_t> samples(static_cast<size_t>(batch_size_));
     for (int64_t k = 0; k < batch_size_; ++k) {
       if (pos_ >= source_->size()) start_pass();
       const int64_t index = order_[size_t(pos_++)];
+      samples[size_t(k)] = index;
       for (size_t v = 0; v < shapes.size(); ++v)
         dst[v] = batch.data[v].data() + k * nn::shape_size(shapes[v]);
       source_->load(index, dst);
     }
+    batch.origin = [source = source_, samples = std::move(samples)](int64_t row, int column) {
+      return source->sample_origin(samples.at(size_t(row)), column);
+    };
     return batch;
   }
   std::future<nn::train::Batch> launch() {
@@ -153,6 +158,9 @@ class SlicedSource : public ds::DataSource {
     source_->load(first_ + index, out);
   }
   std::string storage_descr(int v) const override { return source_->storage_descr(v); }
+  std::string sample_origin(int64_t index, int v) const override {
+    return source_->sample_origin(first_ + index, v);
+  }
 
  private:
   std::shared_ptr<const ds::DataSource> source_;

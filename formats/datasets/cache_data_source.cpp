@@ -179,6 +179,25 @@ std::vector<int64_t> CacheDataSource::original_order() const {
   return order;
 }
 
+std::string CacheDataSource::sample_origin(int64_t index, int v) const {
+  NN_INTERNAL_CHECK(index >= 0 && index < total_) << "cache position " << index;
+  const CacheFile* file = &files_.front();
+  for (const CacheFile& f : files_)
+    if (f.first <= index) file = &f;
+  std::ostringstream os;
+  os << file->path << ": sample " << index - file->first << ", variable '" << variables_[size_t(v)] << "'";
+  const std::string original = dir_ + "/original.csv";
+  std::error_code ec;
+  if (fs::exists(original, ec) && fs::exists(dir_ + "/order.csv", ec)) {
+    try {
+      os << " (data row " << original_order()[size_t(index)] + 1 << " of " << original << ")";
+    } catch (const Error&) {
+      // A damaged order.csv: the cache position alone still locates the sample.
+    }
+  }
+  return os.str();
+}
+
 void write_npy_cache(const DataSource& source, const std::string& dir, const CacheWriteOptions& options) {
   fs::create_directories(dir);
   const int64_t n = source.size();

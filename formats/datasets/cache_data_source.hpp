@@ -24,6 +24,7 @@ class CacheDataSource : public DataSource {
   const std::vector<std::string>& variables() const override { return variables_; }
   const std::vector<Shape>& shapes() const override { return shapes_; }
   void load(int64_t index, const std::vector<float*>& out) const override;
+  std::string sample_origin(int64_t index, int v) const override;
 
   const std::string& dir() const { return dir_; }
   // order.csv: original CSV row of each cache position (identity when the file is absent).

@@ -134,6 +134,13 @@ std::string CsvDataSource::describe(const CsvRecord& row, const Column& column) 
   return os.str();
 }
 
+std::string CsvDataSource::sample_origin(int64_t index, int v) const {
+  NN_INTERNAL_CHECK(index >= 0 && index < size()) << "row " << index;
+  for (const Column& c : columns_)
+    if (c.variable == v) return describe(rows_[size_t(index)], c);  // a vector's first column
+  return DataSource::sample_origin(index, v);
+}
+
 void CsvDataSource::load(int64_t index, const std::vector<float*>& out) const {
   NN_INTERNAL_CHECK(index >= 0 && index < size() && out.size() == variables_.size()) << "row " << index;
   const CsvRecord& row = rows_[size_t(index)];

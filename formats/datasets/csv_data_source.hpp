@@ -36,6 +36,7 @@ class CsvDataSource : public DataSource {
   const std::vector<Shape>& shapes() const override { return shapes_; }
   void load(int64_t index, const std::vector<float*>& out) const override;
   std::string storage_descr(int v) const override { return descrs_[size_t(v)]; }
+  std::string sample_origin(int64_t index, int v) const override;
 
   const std::string& path() const { return path_; }
   const std::vector<std::string>& header() const { return header_; }  // every column, '#' ones included

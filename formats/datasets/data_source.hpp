@@ -22,6 +22,12 @@ class DataSource {
   // NPY dtype a cache stores variable v in ("|u1" 8-bit images, "<u2" 16-bit, "<f8" CSV matrices, "<f4").
   virtual std::string storage_descr(int v) const { return "<f4"; }
 
+  // Where variable v of sample `index` comes from, for messages: "train.csv:18: column 2 ('y')" for a
+  // CSV, the cache file and position for a cache.
+  virtual std::string sample_origin(int64_t index, int v) const {
+    return "sample " + std::to_string(index) + ", variable '" + variables()[size_t(v)] + "'";
+  }
+
   // Index of a variable, or -1.
   int find_variable(const std::string& name) const {
     const auto& v = variables();

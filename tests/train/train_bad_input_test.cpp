@@ -223,3 +223,26 @@ TEST_F(TrainBadInput, TamperedTrainStateIsRefused) {
     EXPECT_NE(r.output.find(message), std::string::npos) << line << ":\n" << r.output;
   }
 }
+
+TEST_F(TrainBadInput, LabelOutsideTheClassesNamesTheCsvRow) {
+  replace_in("data/train.csv", "./img/5.png,2", "./img/5.png,3");  // 3 classes: 0, 1, 2
+  expect_failure({"optimizer 'Optimizer'", "train.csv:7: column 2 ('y:label')", "class index 3",
+                  "outside [0, 3)", "'sce' (SoftmaxCrossEntropy)"});
+}
+
+TEST_F(TrainBadInput, NegativeLabelInAMonitorsDatasetNamesTheCsvRow) {
+  t::write_text(dir_ + "/data/valid.csv", "x:image,y:label\n./img/0.png,0\n./img/1.png,-1\n");
+  replace_in("net.nntxt", "dataset { name: \"Training\"",
+             "dataset { name: \"Validation\" uri: \"data/valid.csv\" batch_size: 2 shuffle: false }\n"
+             "dataset { name: \"Training\"");
+  replace_in("net.nntxt", "name: \"valid_error\"\n  network_name: \"Main\"\n  dataset_name: \"Training\"",
+             "name: \"valid_error\"\n  network_name: \"Main\"\n  dataset_name: \"Validation\"");
+  expect_failure({"valid.csv:3: column 2 ('y:label')", "class index -1", "outside [0, 3)"});
+}
+
+TEST_F(TrainBadInput, LabelOutsideTheClassesInACacheNamesItsOriginalRow) {
+  replace_in("data/train.csv", "./img/4.png,1", "./img/4.png,7");
+  replace_in("net.nntxt", "batch_size: 2 shuffle: false }",
+             "batch_size: 2 shuffle: false cache_dir: \"data/train.cache\" create_cache_explicitly: true }");
+  expect_failure({"train.cache/cache_", "data row 5 of", "original.csv", "class index 7"});
+}

@@ -184,6 +184,7 @@ class NetworkBuilder {
         FunctionSpec spec = resolve_function(f, inputs, built_.batch_size, options_.training);
         FunctionPtr fn = OpRegistry::instance().create(spec.type, spec.attrs, options_.context);
         std::vector<VariablePtr> outputs = connect_outputs(fn, inputs, f);
+        if (!outputs.empty() && outputs.front()->parent()) outputs.front()->parent()->name = f.name;
         bind_outputs(f, outputs);
       });
     });

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 
 #include "nn/core/error.hpp"
 #include "nn/core/random.hpp"
@@ -106,6 +107,42 @@ void assign_data(const std::vector<DataBinding>& bindings,
     NN_INTERNAL_CHECK(batch != nullptr) << "no batch of dataset " << b.dataset;
     copy_into_variable(*b.variable, batch->shapes[size_t(b.column)], batch->data[size_t(b.column)].data(),
                        b.data_name, b.variable_name);
+  }
+}
+
+std::vector<IndexCheck> bind_index_checks(const std::vector<DataBinding>& bindings,
+                                          const std::vector<VariablePtr>& outputs) {
+  std::vector<IndexCheck> checks;
+  for (FunctionNode* fn : collect_functions(outputs))
+    for (const auto& [input, bound] : fn->function().index_inputs())
+      for (size_t b = 0; b < bindings.size(); ++b)
+        if (bindings[b].column >= 0 && bindings[b].variable == fn->inputs().at(size_t(input)))
+          checks.push_back({b, bound, fn->label()});
+  return checks;
+}
+
+void check_indices(const std::vector<IndexCheck>& checks, const std::vector<DataBinding>& bindings,
+                   const std::vector<std::pair<std::string, const Batch*>>& batches) {
+  for (const IndexCheck& c : checks) {
+    const DataBinding& b = bindings[c.binding];
+    const float* v = b.variable->data()->get<float>();
+    const int64_t n = b.variable->size();
+    for (int64_t i = 0; i < n; ++i) {
+      if (v[i] >= 0.0f && double(v[i]) < double(c.bound)) continue;  // NaN fails too
+      const Batch* batch = nullptr;
+      for (const auto& [name, candidate] : batches)
+        if (name == b.dataset) batch = candidate;
+      const Shape& fed = batch ? batch->shapes[size_t(b.column)] : Shape{};
+      const Shape& shape = b.variable->shape();
+      // Rows map to samples when the column fills the variable without broadcasting.
+      const bool rows = batch && batch->origin && !shape.empty() && shape_size(fed) == n && shape[0] > 0;
+      std::ostringstream where;
+      if (rows)
+        where << batch->origin(i / (n / shape[0]), b.column);
+      else
+        where << "dataset '" << b.dataset << "', variable '" << b.data_name << "'";
+      NN_FAIL(ErrorCode::kInvalid) << where.str() << ": class index " << v[i] << " is outside [0, " << c.bound << ") expected by " << c.function;
+    }
   }
 }
 

@@ -39,6 +39,23 @@ std::vector<DataBinding> bind_data(const std::vector<ir::DataVariable>& data_var
 void assign_data(const std::vector<DataBinding>& bindings,
                  const std::vector<std::pair<std::string, const Batch*>>& batches, const IterationInfo& info);
 
+// A data variable a function reads as class indices (a loss's label, Embed's x), with the bound its values
+// must stay under.
+struct IndexCheck {
+  size_t binding = 0;  // into the bindings it was made from
+  int64_t bound = 0;
+  std::string function;  // "'Loss' (SoftmaxCrossEntropy)"
+};
+
+// Every index input of the functions behind `outputs` that a dataset column feeds directly.
+std::vector<IndexCheck> bind_index_checks(const std::vector<DataBinding>& bindings,
+                                          const std::vector<VariablePtr>& outputs);
+
+// After assign_data: throws, naming the dataset row (the batch's origin) and the function, when an index
+// lies outside [0, bound).
+void check_indices(const std::vector<IndexCheck>& checks, const std::vector<DataBinding>& bindings,
+                   const std::vector<std::pair<std::string, const Batch*>>& batches);
+
 // Copies values of `shape` into var, broadcasting numpy-style when the shapes differ; throws
 // `Shape does not match between data "<d>" and variable "<v>" (<a> != <b>).` when they cannot.
 void copy_into_variable(Variable& var, const Shape& shape, const float* values, const std::string& data_name,

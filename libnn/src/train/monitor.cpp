@@ -16,6 +16,7 @@ struct MonitorSet::Entry {
   std::shared_ptr<ir::BuiltNetwork> network;
   std::vector<std::string> datasets;
   std::vector<detail::DataBinding> data;
+  std::vector<detail::IndexCheck> index_checks;
   std::vector<detail::GeneratorBinding> generators;
   std::vector<VariablePtr> outputs;
   int64_t batches = 0;
@@ -85,6 +86,7 @@ MonitorSet::MonitorSet(const ir::Model& model, ir::ParameterStore& params,
         with_context(owner, [&] { return detail::bind_generators(m.generator_variable, *network); });
     for (const auto& mv : m.monitor_variable)
       e->outputs.push_back(with_context(owner, [&] { return network->get(mv.variable_name); }));
+    e->index_checks = detail::bind_index_checks(e->data, e->outputs);
     monitors_.push_back(std::move(e));
   }
 }
@@ -106,6 +108,7 @@ std::vector<std::pair<std::string, double>> MonitorSet::evaluate(const Progress&
       std::vector<std::pair<std::string, const Batch*>> named;
       for (size_t i = 0; i < batches.size(); ++i) named.push_back({e->datasets[i], &batches[i]});
       detail::assign_data(e->data, named, info);
+      detail::check_indices(e->index_checks, e->data, named);
       detail::fill_generators(e->generators);
       forward_all(e->outputs, true, false);
       for (auto& v : e->outputs) sum += detail::mean_value(*v);

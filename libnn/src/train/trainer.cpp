@@ -63,6 +63,7 @@ struct Trainer::OptimizerRun {
   std::unique_ptr<LearningRateScheduler> scheduler;
   std::vector<std::string> datasets;
   std::vector<detail::DataBinding> data;
+  std::vector<detail::IndexCheck> index_checks;
   std::vector<detail::GeneratorBinding> generators;
   std::vector<VariablePtr> losses;
   std::vector<std::string> trainable;  // parameter names, solver order
@@ -155,6 +156,7 @@ void Trainer::setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& 
       with_context(owner, [&] { return detail::bind_generators(o.generator_variable, *run->network); });
   for (const auto& l : o.loss_variable)
     run->losses.push_back(with_context(owner, [&] { return run->network->get(l.variable_name); }));
+  run->index_checks = detail::bind_index_checks(run->data, run->losses);
 
   // Trainable parameters: matched by a parameter_variable with learning_rate_multiplier > 0.
   const std::vector<std::string> names = network_parameters(*net);
@@ -212,6 +214,7 @@ double Trainer::update(int64_t it) {
     for (const auto& ds : run->datasets) named.push_back({ds, &batches.at(ds)});
     with_context("optimizer " + in_quotes(run->optimizer->name), [&] {
       detail::assign_data(run->data, named, info);
+      detail::check_indices(run->index_checks, run->data, named);
       detail::fill_generators(run->generators);
       forward_all(run->losses, false, true);
       if (it % run->update_interval == 0) run->solver->zero_grad();

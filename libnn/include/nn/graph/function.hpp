@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nn/core/context.hpp"
@@ -44,6 +45,9 @@ class Function {
   virtual bool is_stochastic() const { return false; }
   // Whether backward is implemented (some ops are forward-only, as upstream).
   virtual bool has_backward() const { return true; }
+  // Inputs that hold class indices, each with the bound its values must stay under (after setup): lets
+  // training check labels where they enter and name the dataset row at fault.
+  virtual std::vector<std::pair<int, int64_t>> index_inputs() const { return {}; }
   const std::vector<Shape>& setup_input_shapes() const { return input_shapes_; }
 
  protected:

@@ -16,6 +16,8 @@ namespace nn::train {
 struct Batch {
   std::vector<Shape> shapes;
   std::vector<std::vector<float>> data;
+  // Where row r of column c came from, for messages ("train.csv:18: column 2 ('y')"); may be empty.
+  std::function<std::string(int64_t r, int c)> origin;
 };
 
 class BatchSource {

@@ -10,6 +10,7 @@ namespace {
 class LabelLoss : public Function {
  public:
   using Function::Function;
+  std::vector<std::pair<int, int64_t>> index_inputs() const override { return {{1, split_.size}}; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {

@@ -9,6 +9,7 @@ class Embed : public Function {
  public:
   using Function::Function;
   bool grad_depends_input_data(int i, int j) const override { return i == 1 && j == 0; }
+  std::vector<std::pair<int, int64_t>> index_inputs() const override { return {{0, rows_}}; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -17,6 +18,7 @@ class Embed : public Function {
     Shape y = in[0]->shape();
     y.insert(y.end(), w.begin() + 1, w.end());
     row_ = shape_size(w, 1, w.size());
+    rows_ = w[0];
     out[0]->reshape(y, true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
@@ -52,6 +54,7 @@ class Embed : public Function {
     return k;
   }
   int64_t row_ = 0;
+  int64_t rows_ = 0;  // n_inputs: indices stay below it
 };
 }  // namespace
 
