@@ -1,6 +1,6 @@
 // Thin RAII layer over the HDF5 C library: quiet error stacks, in-memory files, typed attributes.
 #pragma once
-#include <hdf5.h>
+#include "formats/common/hdf5_library.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -34,10 +34,10 @@ std::vector<float> read_h5_variable(hid_t file, const std::string& name, const s
   h5::Handle ds(h5::open_dataset(file, name));
   NN_CHECK(ds.valid()) << "'" << path << "': cache file lacks dataset '" << name << "'";
   *shape = h5::dataset_shape(ds.get());
-  h5::Handle type(H5Dget_type(ds.get()));
+  h5::Handle type(h5::lib().H5Dget_type(ds.get()));
   *descr = "<f4";
-  if (H5Tget_class(type.get()) == H5T_INTEGER && H5Tget_sign(type.get()) == H5T_SGN_NONE) {
-    size_t bytes = H5Tget_size(type.get());
+  if (h5::lib().H5Tget_class(type.get()) == H5T_INTEGER && h5::lib().H5Tget_sign(type.get()) == H5T_SGN_NONE) {
+    size_t bytes = h5::lib().H5Tget_size(type.get());
     if (bytes == 1) *descr = "|u1";
     if (bytes == 2) *descr = "<u2";
   }
