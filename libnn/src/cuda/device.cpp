@@ -1,5 +1,7 @@
 // CUDA device plumbing: caching allocator, NdArray device hooks, per-device stream and library handles,
 // and the error checks that turn CUDA, cuBLAS and cuDNN failures into nn::Error.
+#include <unistd.h>
+
 #include <map>
 #include <mutex>
 
@@ -155,8 +157,15 @@ void synchronize(int device) {
 }
 std::shared_ptr<Buffer> device_buffer(size_t bytes) { return CachingAllocator::instance().allocate(bytes); }
 
+namespace {
+// The NVIDIA driver's device nodes (/dev/dxg under WSL2): without them the CUDA runtime cannot find a GPU,
+// and asking it costs milliseconds of driver probing at every start of a CPU-only run.
+bool driver_nodes_present() { return access("/dev/nvidiactl", F_OK) == 0 || access("/dev/dxg", F_OK) == 0; }
+}  // namespace
+
 int device_count() {
   int n = 0;
+  if (!driver_nodes_present()) return 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
     (void)cudaGetLastError();
     return 0;
@@ -166,6 +175,7 @@ int device_count() {
 
 std::string device_problem() {
   int n = 0;
+  if (!driver_nodes_present()) return "no NVIDIA driver (/dev/nvidiactl is absent)";
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
     (void)cudaGetLastError();
