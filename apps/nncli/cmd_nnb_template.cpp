@@ -5,6 +5,8 @@
 #include "formats/common/atomic_file.hpp"
 #include "formats/nnb/nnb_function_table.hpp"
 #include "formats/nnb/nnb_settings.hpp"
+#include "formats/nnb/nnb_writer.hpp"
+#include "formats/passes/export_target.hpp"
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
 
@@ -43,15 +45,8 @@ int run_nnb_template(const NnbTemplateOptions& o) {
   import.expand = !o.no_expand;
   import.executor_index = o.executor_index;
   const nn::ir::Model model = import_model({o.files.begin(), o.files.end() - 1}, import);
-  const nn::ir::Network& network = executor_network(model, find_executor(model, ""));
-  const int level = nn::formats::nnb::effective_api_level(o.api_level);
-  const auto& table = nn::formats::nnb::function_table(level);
-  std::string missing;
-  for (const auto& f : network.functions)
-    if (!table.count(f.type) && missing.find(f.type + "()") == std::string::npos)
-      missing += (missing.empty() ? "" : ", ") + f.type + "()";
-  NN_CHECK_CODE(missing.empty(), nn::ErrorCode::kUnsupported)
-      << missing << " not supported in current API Level(=" << level << ").";
+  const nn::ir::Network& network = nn::formats::executor_network(model, find_executor(model, ""));
+  nn::formats::nnb::check_function_table(network, nn::formats::nnb::effective_api_level(o.api_level));
   nn::formats::write_file_atomic(o.files.back(), nn::formats::nnb::settings_template(network, o.default_type));
   return 0;
 }

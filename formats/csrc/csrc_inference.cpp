@@ -6,6 +6,7 @@
 #include "formats/csrc/csrc_plan.hpp"
 #include "formats/nnb/nnb_args.hpp"
 #include "nn/core/error.hpp"
+#include "nn/ir/function_label.hpp"
 
 namespace nn::formats::csrc {
 
@@ -18,11 +19,11 @@ struct FunctionText {
   std::vector<std::string> arg_names;
 };
 
-FunctionText describe(const CsrcPlan& plan, size_t k) {
+FunctionText function_text(const CsrcPlan& plan, size_t k) {
   const auto& f = plan.network->functions[k];
   FunctionText t;
   t.snake = snake_of(f.type);
-  NN_CHECK(!t.snake.empty()) << "function '" << f.name << "' (" << f.type << "): no snake_case name for CSRC";
+  NN_CHECK(!t.snake.empty()) << ir::label(f) << ": no snake_case name for CSRC";
   t.arg_names = nnb::argument_names(f.type, plan.nnb.functions[k].args.size());
   return t;
 }
@@ -59,7 +60,7 @@ std::string inference_source(const CsrcPlan& plan) {
   std::map<size_t, size_t> param_slot;
   for (size_t n = 0; n < plan.parameters.size(); ++n) param_slot[plan.parameters[n]] = n;
   std::vector<FunctionText> texts;
-  for (size_t k = 0; k < funcs.size(); ++k) texts.push_back(describe(plan, k));
+  for (size_t k = 0; k < funcs.size(); ++k) texts.push_back(function_text(plan, k));
 
   std::ostringstream o;
   o << generated_banner() << "\n#include \"" << plan.name << "_inference.h\"\n\n"

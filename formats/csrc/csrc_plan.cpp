@@ -7,24 +7,25 @@
 #include <cmath>
 #include <map>
 
+#include "formats/nnb/nnb_function_table.hpp"
 #include "formats/nnb/nnb_writer.hpp"
+#include "formats/passes/export_target.hpp"
 #include "nn/core/error.hpp"
-#include "nn/core/log.hpp"
 
 namespace nn::formats::csrc {
 
 CsrcPlan make_plan(const nn::ir::Model& model, int64_t batch_size) {
-  NN_CHECK(!model.executors.empty()) << "CSRC export needs an executor; the model has none";
+  ExportTargetOptions target_options;
+  target_options.format = "CSRC";
+  target_options.unnamed = UnnamedExecutor::kFirst;
+  target_options.fill_shapes = false;
+  target_options.batch_size = batch_size;
+  const ExportTarget target = export_target(model, target_options);
   CsrcPlan plan;
-  plan.executor = &model.executors.front();
-  plan.network = model.find_network(plan.executor->network_name);
-  NN_CHECK(plan.network != nullptr) << "executor '" << plan.executor->name << "' names missing network '"
-                                    << plan.executor->network_name << "'";
-  plan.batch_size = batch_size;
-  if (batch_size < 0) {
-    plan.batch_size = plan.network->batch_size;
-    NN_LOG_INFO << "CSRC: Using batch size from input file.";
-  }
+  plan.executor = target.executor;
+  plan.network = target.source;
+  plan.batch_size = target.network.batch_size;
+  nn::formats::nnb::check_function_table(target.network, nn::formats::nnb::newest_api_level(), "CSRC");
   // Settings, -T and --api do not apply: float32 everywhere, the newest function table, element counts.
   nn::formats::nnb::NnbExportOptions options;
   options.version = 2;

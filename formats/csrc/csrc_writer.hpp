@@ -12,7 +12,7 @@ struct CsrcFile {
   std::string content;
 };
 
-// The files for executor 0's network at `batch_size` (< 0: the network's), in upstream's order:
+// The files for executor 0's network at `batch_size` (< 1: the network's), in upstream's order:
 // N_parameters.h/.c (only with parameters), N_inference.h/.c, N_example.c, GNUmakefile.
 std::vector<CsrcFile> generate_csrc(const nn::ir::Model& model, int64_t batch_size);
 

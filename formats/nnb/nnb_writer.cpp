@@ -10,7 +10,9 @@
 
 #include "formats/nnb/nnb_args.hpp"
 #include "formats/nnb/nnb_function_table.hpp"
+#include "formats/passes/export_target.hpp"
 #include "nn/core/error.hpp"
+#include "nn/ir/function_label.hpp"
 #include "nn/core/log.hpp"
 
 namespace nn::formats::nnb {
@@ -48,6 +50,13 @@ std::vector<int64_t> plan_buffers(const std::vector<int64_t>& sizes, const std::
     }
   }
   return actual;
+}
+
+void check_function_table(const nn::ir::Network& network, int level, const std::string& format) {
+  const auto& table = function_table(level);
+  convert_each_function(network, format, [&](const nn::ir::Function& f) {
+    NN_CHECK_CODE(table.count(f.type), ErrorCode::kUnsupported) << "not supported in current API Level(=" << level << ")";
+  });
 }
 
 namespace {
@@ -110,17 +119,15 @@ std::vector<float> transpose_2d(const std::vector<float>& x, int64_t rows) {
 }  // namespace
 
 NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, MemoryPlan* plan) {
-  NN_CHECK(!model.executors.empty()) << "NNB export needs an executor; the model has none";
-  const nn::ir::Executor& executor = model.executors.front();
-  const nn::ir::Network* net = model.find_network(executor.network_name);
-  NN_CHECK(net != nullptr) << "executor '" << executor.name << "' names missing network '"
-                           << executor.network_name << "'";
+  ExportTargetOptions target_options;
+  target_options.format = "NNB";
+  target_options.unnamed = UnnamedExecutor::kFirst;
+  target_options.fill_shapes = false;
+  target_options.batch_size = opt.batch_size;
+  const ExportTarget target = export_target(model, target_options);
+  const nn::ir::Executor& executor = *target.executor;
+  const nn::ir::Network* net = &target.network;
   NN_LOG_INFO << "Using network [" << net->name << "].";
-  int64_t batch = opt.batch_size;
-  if (batch < 0) {
-    batch = net->batch_size;
-    NN_LOG_INFO << "NNB: Using batch size from input file.";
-  }
   NnbNetwork n;
   n.version = opt.version;
   const int newest = newest_api_level();
@@ -134,16 +141,7 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
   for (const auto& g : executor.generator_variable) generators.insert(g.variable_name);
 
   // Functions first: every missing one is reported at once.
-  std::vector<std::string> missing;
-  for (const auto& f : net->functions)
-    if (!table.count(f.type) && std::find(missing.begin(), missing.end(), f.type) == missing.end())
-      missing.push_back(f.type);
-  if (!missing.empty()) {
-    std::string list;
-    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m + "()";
-    NN_FAIL(ErrorCode::kUnsupported) << list << (missing.size() == 1 ? " is" : " are")
-                                     << " not supported in current API Level(=" << level << ").";
-  }
+  check_function_table(*net, level);
 
   // Parameter preprocessing (§4): Affine weights output-major, binary convolution weights truncated.
   std::map<std::string, std::vector<float>> data;
@@ -175,7 +173,7 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
     const auto& var = net->variables[v];
     NnbVariable nv;
     nv.id = uint32_t(v);
-    for (int64_t d : var.shape) nv.shape.push_back(int32_t(d < 0 ? batch : d));
+    for (int64_t d : var.shape) nv.shape.push_back(int32_t(d));
     auto st = opt.settings.variables.find(var.name);
     const VariableType vt = st != opt.settings.variables.end() ? st->second : opt.default_type;
     nv.type = vt.type;
@@ -219,7 +217,7 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
     for (const auto* names : {&f.inputs, &f.outputs})
       for (const auto& name : *names) {
         auto it = index.find(name);
-        NN_CHECK(it != index.end()) << "function '" << f.name << "' (" << f.type << "): variable '" << name
+        NN_CHECK(it != index.end()) << ir::label(f) << ": variable '" << name
                                     << "' is not declared in network '" << net->name << "'";
         const int b = buffer_of[it->second];
         if (b < 0) continue;
@@ -270,7 +268,7 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
     nf.impl = impl == opt.settings.implement.end() ? 0 : impl->second;
     for (const auto& name : f.inputs) nf.inputs.push_back(uint32_t(index.at(name)));
     for (const auto& name : f.outputs) nf.outputs.push_back(uint32_t(index.at(name)));
-    nf.args = nn::with_context("function '" + f.name + "' (" + f.type + ")",
+    nf.args = nn::with_context(ir::label(f),
                                [&] { return encode_arguments(f.type, e.argcode, f.attrs, level); });
     n.functions.push_back(std::move(nf));
   }

@@ -12,7 +12,7 @@ namespace nn::formats::nnb {
 struct NnbExportOptions {
   uint32_t version = 2;  // -d nnb_N
   int api_level = -1;    // --api (-1: newest)
-  int64_t batch_size = 1;  // < 0: the network's
+  int64_t batch_size = 1;  // < 1: the network's
   VariableType default_type;  // -T
   NnbSettings settings;
   bool truncate_binary_weights = true;  // NNB keeps only element 0 of binary-convolution float weights
@@ -33,6 +33,10 @@ struct MemoryPlan {
 // Buffer sharing as upstream plans it: returns actual buffer sizes; assignment[b] = actual index (-1: none).
 std::vector<int64_t> plan_buffers(const std::vector<int64_t>& sizes, const std::vector<std::vector<int>>& live,
                                   std::vector<int>& assignment);
+
+// kUnsupported listing every function of the network that API level `level` lacks (formats/passes'
+// convert_each_function report; `format` names the target in it).
+void check_function_table(const nn::ir::Network& network, int level, const std::string& format = "NNB");
 
 NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& options, MemoryPlan* plan = nullptr);
 

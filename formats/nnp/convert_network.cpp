@@ -4,6 +4,7 @@
 #include "formats/nnp/proto_convert.hpp"
 #include "formats/nnp/reflect_attrs.hpp"
 #include "nn/core/error.hpp"
+#include "nn/ir/function_label.hpp"
 #include "nnabla.pb.h"
 
 namespace nn::formats::nnp {
@@ -105,8 +106,6 @@ void variable_to_proto(const ir::Variable& v, nnabla::Variable* proto) {
   }
 }
 
-std::string describe(const ir::Function& f) { return "function '" + f.name + "' (" + f.type + ")"; }
-
 ir::Function proto_to_function(const nnabla::Function& proto) {
   ir::Function f;
   f.name = proto.name();
@@ -125,7 +124,7 @@ ir::Function proto_to_function(const nnabla::Function& proto) {
   const auto* oneof = nnabla::Function::descriptor()->FindOneofByName("parameter");
   if (const auto* field = reflection->GetOneofFieldDescriptor(proto, oneof)) {
     std::string owner = function_type_of_param_field(field);
-    NN_CHECK(owner == f.type) << describe(f) << ": has '" << field->name()
+    NN_CHECK(owner == f.type) << ir::label(f) << ": has '" << field->name()
                               << "', which belongs to function type " << owner;
     f.has_param = true;
     f.attrs = message_to_attrs(reflection->GetMessage(proto, field));
@@ -153,12 +152,12 @@ void function_to_proto(const ir::Function& f, nnabla::Function* proto) {
   if (!f.has_param && f.attrs.empty()) return;
   const auto* field = function_param_field(f.type);
   if (!field) {
-    NN_CHECK(f.attrs.empty()) << describe(f) << ": this function type takes no arguments, but "
+    NN_CHECK(f.attrs.empty()) << ir::label(f) << ": this function type takes no arguments, but "
                               << f.attrs.values().begin()->first << " is set";
     return;
   }
   auto* msg = proto->GetReflection()->MutableMessage(proto, field);
-  attrs_to_message(f.attrs, msg, describe(f));
+  attrs_to_message(f.attrs, msg, ir::label(f));
 }
 
 }  // namespace

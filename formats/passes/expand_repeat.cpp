@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "nn/core/error.hpp"
+#include "nn/ir/function_label.hpp"
 
 namespace nn::formats {
 
@@ -40,11 +41,9 @@ bool has_id(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-std::string describe(const ir::Function& f) { return "function '" + f.name + "' (" + f.type + ")"; }
-
 void check_arity(const ir::Function& f, size_t inputs, size_t outputs) {
   NN_CHECK(f.inputs.size() >= inputs && f.outputs.size() >= outputs)
-      << describe(f) << ": needs " << inputs << " input(s) and " << outputs << " output(s)";
+      << ir::label(f) << ": needs " << inputs << " input(s) and " << outputs << " output(s)";
 }
 
 // RepeatStart/RepeatEnd name their loop in repeat_param; Delay and RecurrentInput/Output in recurrent_param.
@@ -130,7 +129,7 @@ ir::Network expand_first_loop(const ir::Network& net, ExpandState& st) {
     } else if (loop_control_of(f, "RepeatEnd", id)) {
       check_arity(f, 1, 1);
       NN_CHECK(f.repeat_param->times >= 0 && f.repeat_param->times <= times)
-          << describe(f) << ": times " << f.repeat_param->times << " does not fit repeat_info '" << id
+          << ir::label(f) << ": times " << f.repeat_param->times << " does not fit repeat_info '" << id
           << "' (" << times << ")";
       auto& list = end[f.outputs[0]];
       for (int64_t i = 0; i < f.repeat_param->times; ++i) list.push_back(suffixed(f.inputs[0], id, i));

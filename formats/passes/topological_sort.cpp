@@ -4,6 +4,7 @@
 
 #include "formats/passes/expand_repeat.hpp"
 #include "nn/core/error.hpp"
+#include "nn/ir/function_label.hpp"
 
 namespace nn::formats {
 
@@ -47,8 +48,8 @@ std::vector<ir::Function> sort_functions(const std::vector<ir::Function>& functi
           size_t candidate = list[top.consumer++];
           if (state[candidate] == kActive) {
             NN_FAIL(ErrorCode::kInvalid)
-                << "network '" << network_name << "' is not a DAG: function '" << functions[candidate].name
-                << "' (" << functions[candidate].type << ") is part of a cycle";
+                << "network '" << network_name << "' is not a DAG: " << ir::label(functions[candidate])
+                << " is part of a cycle";
           }
           if (state[candidate] == kNew) next = candidate;
         }

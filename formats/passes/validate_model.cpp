@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "nn/core/error.hpp"
+#include "nn/ir/function_label.hpp"
 #include "nn/core/shape.hpp"
 
 namespace nn::formats {
@@ -11,8 +12,6 @@ namespace nn::formats {
 namespace {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-std::string function_label(const ir::Function& f) { return "function " + quoted(f.name) + " (" + f.type + ")"; }
 
 void validate_network(const ir::Network& net, const std::unordered_map<std::string, const ir::Parameter*>& params) {
   const std::string where = "network " + quoted(net.name);
@@ -32,8 +31,8 @@ void validate_network(const ir::Network& net, const std::unordered_map<std::stri
   for (const auto& f : net.functions)
     for (const auto& out : f.outputs) {
       auto [it, fresh] = producer.emplace(out, &f);
-      NN_CHECK(fresh) << where << ": " << function_label(f) << ": output " << quoted(out)
-                      << " is already the output of " << function_label(*it->second);
+      NN_CHECK(fresh) << where << ": " << ir::label(f) << ": output " << quoted(out)
+                      << " is already the output of " << ir::label(*it->second);
     }
 }
 

@@ -3,12 +3,9 @@
 
 #include <numeric>
 #include <set>
-#include <sstream>
 
 #include "formats/common/atomic_file.hpp"
-#include "formats/passes/batch_size.hpp"
 #include "formats/passes/export_target.hpp"
-#include "formats/passes/fill_shapes.hpp"
 #include "formats/tflite/tflite_exporter.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -158,11 +155,13 @@ using tflite_export::Exporter;
 using tflite_export::Perm;
 
 std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions& options) {
-  const ExportTarget target = export_target(model, options.executor);
+  ExportTargetOptions target_options;
+  target_options.format = "TFLite";
+  target_options.executor = options.executor;
+  target_options.batch_size = options.batch_size;
+  const ExportTarget target = export_target(model, target_options);
   const ir::Executor* exec = target.executor;
-  const ir::Network* source = target.network;
-  ir::Network network = set_batch_size(*source, options.batch_size < 1 ? 0 : options.batch_size);
-  fill_missing_shapes(model, network);
+  const ir::Network& network = target.network;
   NN_CHECK_CODE(exec->generator_variable.empty(), ErrorCode::kUnsupported)
       << "executor '" << exec->name << "': generator variables cannot be exported to TFLite";
 
@@ -173,29 +172,24 @@ std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions
     Perm p = s.size() == 4 ? tflite_export::channel_last_perm(4) : tflite_export::identity_perm(s.size());
     inputs.push_back(ex.define(d.variable_name, p));
   }
-  std::ostringstream problems;
-  int n_problems = 0;
   std::set<std::string> lost;  // outputs of functions that failed: their readers are not blamed for them
-  for (const ir::Function& f : network.functions) {
-    if (ex.absorbed(f)) continue;
+  convert_each_function(network, "TFLite", [&](const ir::Function& f) {
+    if (ex.absorbed(f)) return;
     const tflite_export::Rule* rule = tflite_export::find_rule(f.type);
     bool reads_lost = false;
     for (const std::string& in : f.inputs) reads_lost |= lost.count(in) != 0;
     if (reads_lost && rule != nullptr) {
       lost.insert(f.outputs.begin(), f.outputs.end());
-      continue;
+      return;
     }
     try {
       NN_CHECK_CODE(rule != nullptr, ErrorCode::kUnsupported) << "no TFLite builtin for this function";
       (*rule)(ex, f);
-    } catch (const Error& err) {
+    } catch (const Error&) {
       lost.insert(f.outputs.begin(), f.outputs.end());
-      problems << (n_problems++ ? "; " : "") << "function '" << f.name << "' (" << f.type << "): " << err.what();
+      throw;
     }
-  }
-  NN_CHECK_CODE(n_problems == 0, ErrorCode::kUnsupported)
-      << "network '" << network.name << "': " << n_problems
-      << " function(s) cannot be converted to TFLite: " << problems.str();
+  });
   for (const ir::OutputVariable& o : exec->output_variable) {
     tflite_export::Value v = ex.value(o.variable_name);
     const size_t rank = v.perm.size();  // rank-4 outputs are NHWC like the inputs, others in nnabla's order

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "formats/passes/export_target.hpp"
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -42,7 +43,7 @@ nn::Context select_context(const std::string& cli_context, const nn::ir::Model& 
 ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executor& executor,
                                const RunnerOptions& options)
     : executor_(executor), rng_(options.seed) {
-  const nn::ir::Network& network = executor_network(model, executor);
+  const nn::ir::Network& network = nn::formats::executor_network(model, executor);
   std::vector<std::string> missing = missing_parameters(model, network);
   NN_CHECK(missing.empty() || options.init_missing)
       << "network " << single_quoted(network.name) << ": "

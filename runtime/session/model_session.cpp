@@ -8,6 +8,7 @@
 #include "formats/nnp/nnp_reader.hpp"
 #include "formats/onnx/import/onnx_importer.hpp"
 #include "formats/passes/expand_repeat.hpp"
+#include "formats/passes/export_target.hpp"
 #include "formats/passes/inference_passes.hpp"
 #include "formats/tflite/tflite_import.hpp"
 #include "nn/core/error.hpp"
@@ -99,20 +100,7 @@ nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOp
 }
 
 const nn::ir::Executor& find_executor(const nn::ir::Model& model, const std::string& name) {
-  NN_CHECK(!model.executors.empty()) << "the model has no executor";
-  if (name.empty()) return model.executors.front();
-  if (const nn::ir::Executor* e = model.find_executor(name)) return *e;
-  std::string valid;
-  for (const auto& e : model.executors) valid += (valid.empty() ? "" : ", ") + single_quoted(e.name);
-  NN_FAIL(nn::ErrorCode::kInvalid) << "unknown executor " << single_quoted(name)
-                                   << " (valid executors: " << valid << ")";
-}
-
-const nn::ir::Network& executor_network(const nn::ir::Model& model, const nn::ir::Executor& executor) {
-  const nn::ir::Network* network = model.find_network(executor.network_name);
-  NN_CHECK(network != nullptr) << "executor " << single_quoted(executor.name) << " names network "
-                               << single_quoted(executor.network_name) << ", which the model does not define";
-  return *network;
+  return fmt::select_executor(model, name, fmt::UnnamedExecutor::kFirst);
 }
 
 std::vector<std::string> missing_parameters(const nn::ir::Model& model, const nn::ir::Network& network) {

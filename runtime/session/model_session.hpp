@@ -22,9 +22,9 @@ struct ImportOptions {
 // with options.optimize, runs the inference passes (each change logged at -v).
 nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOptions& options);
 
-// The executor named `name` ("" = the first one). Unknown names list the valid executors.
+// The executor named `name` ("" = the first one; formats/passes/export_target.hpp). Unknown names list the
+// valid executors.
 const nn::ir::Executor& find_executor(const nn::ir::Model& model, const std::string& name);
-const nn::ir::Network& executor_network(const nn::ir::Model& model, const nn::ir::Executor& executor);
 
 // Parameter variables of the network that the model holds no data for, in declaration order.
 std::vector<std::string> missing_parameters(const nn::ir::Model& model, const nn::ir::Network& network);

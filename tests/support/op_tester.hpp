@@ -1,5 +1,6 @@
 // Per-op tester: forward against a double-precision reference, backward against central differences
-// of sum(g*y) computed on that reference, accum on pre-filled grads, and propagate_down=false.
+// of sum(g*y) computed on that reference, accum on pre-filled grads, propagate_down=false, and every other
+// registered float backend (cuda, cudnn) against cpu:float where its device is present.
 #pragma once
 #include <functional>
 #include <random>

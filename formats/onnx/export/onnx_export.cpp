@@ -10,16 +10,15 @@
 #include <random>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "formats/common/atomic_file.hpp"
 #include "formats/onnx/export/onnx_emitter.hpp"
 #include "formats/onnx/export/onnx_export_support.hpp"
-#include "formats/passes/batch_size.hpp"
 #include "formats/passes/export_target.hpp"
-#include "formats/passes/fill_shapes.hpp"
 #include "nn/core/error.hpp"
+#include "nn/ir/function_label.hpp"
 #include "nn/core/log.hpp"
+#include "nn/ir/function_label.hpp"
 
 namespace nn::formats {
 
@@ -90,7 +89,7 @@ void check_outputs_produced(const ir::Network& network, const ir::Executor& exec
   for (const ir::Function& f : network.functions) {
     for (const std::string& o : f.outputs) {
       NN_CHECK(network.find_variable(o) != nullptr)
-          << "network '" << network.name << "': function '" << f.name << "' (" << f.type << "): output '" << o
+          << "network '" << network.name << "': " << ir::label(f) << ": output '" << o
           << "' is not a variable of the network";
       produced.insert(o);
     }
@@ -127,17 +126,17 @@ OnnxOpset parse_onnx_opset(const std::string& define_version) {
 
 void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, onnx::ModelProto* out) {
   OnnxOpset opset = parse_onnx_opset(options.define_version);
-  const ExportTarget target = export_target(model, options.executor);
-  const ir::Executor* exec = target.executor;
-  const ir::Network* source = target.network;
   if (options.dynamic_batch) {
     NN_LOG_INFO << "ONNX: symbolic batch dimension (traced at batch size 1).";
-  } else if (options.batch_size < 1) {
-    NN_LOG_INFO << "ONNX: Using batch size from input file.";
   }
-  const int64_t batch = options.dynamic_batch ? 1 : (options.batch_size < 1 ? 0 : options.batch_size);
-  ir::Network network = set_batch_size(*source, batch);
-  fill_missing_shapes(model, network);
+  ExportTargetOptions target_options;
+  target_options.format = "ONNX";
+  target_options.executor = options.executor;
+  target_options.batch_size = options.dynamic_batch ? 1 : options.batch_size;
+  const ExportTarget target = export_target(model, target_options);
+  const ir::Executor* exec = target.executor;
+  const ir::Network* source = target.source;
+  const ir::Network& network = target.network;
   check_outputs_produced(network, *exec);
 
   out->set_ir_version(options.ir_version > 0 ? options.ir_version : kDefaultIrVersion);
@@ -152,24 +151,11 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
   if (options.dynamic_batch) emitter.set_dynamic_batch(*source);
 
   // Every function without a rule at this table or with arguments its rule cannot write, reported together.
-  std::ostringstream problems;
-  int n_problems = 0;
-  for (const ir::Function& f : network.functions) {
+  convert_each_function(network, "ONNX", [&](const ir::Function& f) {
     const onnx_export::Rule* rule = onnx_export::find_rule(f.type, opset.table);
-    if (rule == nullptr) {
-      problems << (n_problems++ ? "; " : "") << "function '" << f.name << "' (" << f.type
-               << "): not supported at opset " << opset.version;
-      continue;
-    }
-    try {
-      rule->emit(emitter, f);
-    } catch (const Error& err) {
-      problems << (n_problems++ ? "; " : "") << "function '" << f.name << "' (" << f.type << "): " << err.what();
-    }
-  }
-  NN_CHECK_CODE(n_problems == 0, ErrorCode::kUnsupported)
-      << "network '" << network.name << "': " << n_problems
-      << " function(s) cannot be converted to ONNX: " << problems.str();
+    NN_CHECK_CODE(rule != nullptr, ErrorCode::kUnsupported) << "not supported at opset " << opset.version;
+    rule->emit(emitter, f);
+  });
   cast_bool_operands(emitter, graph);
   graph->set_name(network.name);
   emitter.write_parameters();

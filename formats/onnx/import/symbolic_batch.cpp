@@ -6,6 +6,7 @@
 #include <set>
 
 #include "nn/core/error.hpp"
+#include "nn/ir/function_label.hpp"
 
 namespace nn::formats::onnx {
 namespace {
@@ -38,14 +39,14 @@ void merge_function(ir::Function& one, const ir::Function& two) {
     const auto* ints = std::get_if<std::vector<int64_t>>(&value);
     const auto* other_ints = other ? std::get_if<std::vector<int64_t>>(other) : nullptr;
     NN_CHECK_CODE(name == "shape" && ints && other_ints, ErrorCode::kUnsupported)
-        << "function '" << one.name << "' (" << one.type << "): argument '" << name
+        << ir::label(one) << ": argument '" << name
         << "' depends on the symbolic batch size";
     bool folded = false;
     const Shape merged = merged_dims(*ints, *other_ints, "function '" + one.name + "' argument 'shape'", &folded);
     // A Reshape target with one batch-proportional dim: -1 there is inferred from the input size at run time.
     const auto varying = std::count(merged.begin(), merged.end(), int64_t(-1));
     NN_CHECK_CODE(!folded || (one.type == "Reshape" && varying == 1), ErrorCode::kUnsupported)
-        << "function '" << one.name << "' (" << one.type << "): argument 'shape' " << to_string(*ints)
+        << ir::label(one) << ": argument 'shape' " << to_string(*ints)
         << " folds the symbolic batch with other axes; give the ONNX file a fixed batch size";
     one.attrs.set(name, merged);
   }

@@ -7,6 +7,7 @@
 #include "ir/function_resolve.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
+#include "nn/ir/function_label.hpp"
 #include "nn/graph/functions.hpp"
 #include "nn/ops/op_registry.hpp"
 #include "nn/train/initializer.hpp"
@@ -16,17 +17,6 @@ namespace nn::ir {
 namespace {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-std::string function_label(const Function& f, size_t index) {
-  std::string label = "function ";
-  if (f.name.empty()) {
-    label += '#';
-    label += std::to_string(index);
-  } else {
-    label += quoted(f.name);
-  }
-  return label + " (" + f.type + ")";
-}
 
 // The variable's declared shape with every negative (batch) dim replaced by the batch size.
 Shape concrete_shape(const Variable& v, int64_t batch_size, const std::string& network) {
@@ -176,9 +166,8 @@ class NetworkBuilder {
   }
 
   void build_function(const Function& f, size_t index) {
-    const std::string label = function_label(f, index);
     with_context("network " + quoted(network_.name), [&] {
-      with_context(label, [&] {
+      with_context(ir::label(f, index), [&] {
         std::vector<VariablePtr> inputs;
         for (const auto& name : f.inputs) inputs.push_back(input_variable(name, index));
         FunctionSpec spec = resolve_function(f, inputs, built_.batch_size, options_.training);
