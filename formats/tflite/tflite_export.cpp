@@ -136,6 +136,7 @@ std::map<std::string, Rule>& rules() {
     add_layer_rules(m);
     add_elementwise_rules(m);
     add_shape_rules(m);
+    add_deconvolution_rules(m);
     return m;
   }();
   return r;
@@ -157,22 +158,24 @@ std::vector<std::string> rule_names() {
 using tflite_export::Exporter;
 using tflite_export::Perm;
 
-std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions& options) {
-  const ExportTarget target = export_target(model, options.executor);
+namespace {
+
+// The float graph of the executor's network at one batch size (0: the network's own).
+tflite::ModelT export_graph(const ir::Model& model, const ExportTarget& target, int64_t batch, bool channel_last) {
   const ir::Executor* exec = target.executor;
-  const ir::Network* source = target.network;
-  ir::Network network = set_batch_size(*source, options.batch_size < 1 ? 0 : options.batch_size);
+  ir::Network network = set_batch_size(*target.network, batch);
   fill_missing_shapes(model, network);
   NN_CHECK_CODE(exec->generator_variable.empty(), ErrorCode::kUnsupported)
       << "executor '" << exec->name << "': generator variables cannot be exported to TFLite";
 
   Exporter ex(model, network, *exec);
+  // The graph's inputs and outputs: rank 4 in NHWC, moved there from (N, C, H, W) unless already so.
+  auto edge_perm = [channel_last](size_t rank) {
+    return rank == 4 && !channel_last ? tflite_export::channel_last_perm(4) : tflite_export::identity_perm(rank);
+  };
   std::vector<int> inputs, outputs;
-  for (const ir::DataVariable& d : exec->data_variable) {
-    const Shape& s = ex.shape(d.variable_name);
-    Perm p = s.size() == 4 ? tflite_export::channel_last_perm(4) : tflite_export::identity_perm(s.size());
-    inputs.push_back(ex.define(d.variable_name, p));
-  }
+  for (const ir::DataVariable& d : exec->data_variable)
+    inputs.push_back(ex.define(d.variable_name, edge_perm(ex.shape(d.variable_name).size())));
   std::ostringstream problems;
   int n_problems = 0;
   std::set<std::string> lost;  // outputs of functions that failed: their readers are not blamed for them
@@ -198,9 +201,7 @@ std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions
       << " function(s) cannot be converted to TFLite: " << problems.str();
   for (const ir::OutputVariable& o : exec->output_variable) {
     tflite_export::Value v = ex.value(o.variable_name);
-    const size_t rank = v.perm.size();  // rank-4 outputs are NHWC like the inputs, others in nnabla's order
-    const Perm want = rank == 4 ? tflite_export::channel_last_perm(4) : tflite_export::identity_perm(rank);
-    int t = ex.in_order(o.variable_name, want);
+    int t = ex.in_order(o.variable_name, edge_perm(v.perm.size()));
     bool is_input = false;
     for (int i : inputs) is_input |= i == t;
     if (ex.g().at(t).name != o.variable_name && !is_input) {
@@ -212,8 +213,35 @@ std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions
     outputs.push_back(t);
   }
   ex.g().set_io(inputs, outputs);
-  if (!options.int8_ranges.empty()) tflite_export::quantize_int8(ex.g().model(), options.int8_ranges, options.float_io);
-  return ex.g().finish("nncli " + network.name);
+  return ex.g().take_model();
+}
+
+}  // namespace
+
+std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions& options) {
+  const ExportTarget target = export_target(model, options.executor);
+  if (!options.channel_last) {
+    for (const ir::Function& f : target.network->functions)
+      if (f.attrs.get_bool("channel_last", false)) {
+        NN_LOG_WARNING << "TFLite: function '" << f.name << "' has channel_last=true: the network's data are "
+                       << "probably NHWC; --channel-last keeps its rank-4 inputs and outputs in that order";
+        break;
+      }
+  }
+  tflite::ModelT graph;
+  if (options.dynamic_batch) {
+    // Traced at batch 1 and 2: what differs is the batch (shape_signature -1, Reshape targets -1).
+    NN_LOG_INFO << "TFLite: dynamic batch (shape 1, shape_signature -1).";
+    graph = export_graph(model, target, 1, options.channel_last);
+    tflite_export::merge_dynamic_batch(graph, export_graph(model, target, 2, options.channel_last));
+  } else {
+    if (options.batch_size < 1) {
+      NN_LOG_INFO << "TFLITE: Using batch size from input file.";
+    }
+    graph = export_graph(model, target, options.batch_size < 1 ? 0 : options.batch_size, options.channel_last);
+  }
+  if (!options.int8_ranges.empty()) tflite_export::quantize_int8(graph, options.int8_ranges, options.float_io);
+  return tflite_io::pack_model(graph, "nncli " + target.network->name);
 }
 
 void save_tflite(const ir::Model& model, const std::string& path, const TfliteExportOptions& options) {

@@ -1,5 +1,6 @@
 // TFLite import rules: each builtin operator as nnabla functions on NHWC data (convolutions and pooling
 // run on an (N, C, H, W) transpose, with TFLite's SAME padding reproduced exactly).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -287,6 +288,34 @@ void pad(Importer& im, const tflite::OperatorT& op, bool v2) {
   unary(im, op, "Pad", {{"pad_width", p}, {"mode", std::string("constant")}, {"constant_value", value}});
 }
 
+// STRIDED_SLICE with positive strides as nnabla's Slice of the last axes (untouched leading axes, the batch
+// among them, are left out so that the slice holds at any batch size).
+void strided_slice(Importer& im, const tflite::OperatorT& op) {
+  const Shape xs = im.shape(op.inputs.at(0));
+  const auto* o = op.builtin_options.AsStridedSliceOptions();
+  const Ints b = im.constant_ints(op.inputs.at(1)), e = im.constant_ints(op.inputs.at(2));
+  const Ints s = op.inputs.size() > 3 && op.inputs[3] >= 0 ? im.constant_ints(op.inputs[3]) : Ints(xs.size(), 1);
+  NN_CHECK(b.size() == xs.size() && e.size() == xs.size() && s.size() == xs.size())
+      << "begin, end and strides must have " << xs.size() << " values";
+  NN_CHECK_CODE(!o || (o->ellipsis_mask == 0 && o->new_axis_mask == 0 && o->shrink_axis_mask == 0),
+                ErrorCode::kUnsupported)
+      << "ellipsis, new-axis and shrink-axis masks are not supported";
+  Ints start, stop, step;
+  bool sliced = false;
+  for (size_t a = 0; a < xs.size(); ++a) {
+    NN_CHECK_CODE(s[a] > 0, ErrorCode::kUnsupported) << "stride " << s[a] << " (only positive strides are)";
+    const int64_t dim = xs[a];
+    auto resolve = [dim](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + dim : v, 0, dim); };
+    const int64_t lo = o && (o->begin_mask >> a) & 1 ? 0 : resolve(b[a]);
+    const int64_t hi = o && (o->end_mask >> a) & 1 ? dim : resolve(e[a]);
+    sliced |= lo != 0 || hi != dim || s[a] != 1;
+    if (!sliced) continue;
+    start.push_back(lo), stop.push_back(std::max(lo, hi)), step.push_back(s[a]);
+  }
+  if (start.empty()) return unary(im, op, "Identity");
+  unary(im, op, "Slice", {{"start", start}, {"stop", stop}, {"step", step}});
+}
+
 void reduce(Importer& im, const tflite::OperatorT& op, const std::string& type) {
   const Shape xs = im.shape(op.inputs.at(0));
   Ints axes = im.constant_ints(op.inputs.at(1));
@@ -372,6 +401,8 @@ std::map<int32_t, Rule> make_rules() {
   add(BuiltinOp::SUM, [](Importer& im, const tflite::OperatorT& op) { reduce(im, op, "Sum"); });
   add(BuiltinOp::REDUCE_MAX, [](Importer& im, const tflite::OperatorT& op) { reduce(im, op, "Max"); });
   add(BuiltinOp::TRANSPOSE, transpose);
+  add(BuiltinOp::STRIDED_SLICE, strided_slice);
+  add_transpose_conv_rule(r);
   add(BuiltinOp::RESIZE_BILINEAR, [](Importer& im, const tflite::OperatorT& op) { resize(im, op, true); });
   add(BuiltinOp::RESIZE_NEAREST_NEIGHBOR, [](Importer& im, const tflite::OperatorT& op) { resize(im, op, false); });
   return r;
