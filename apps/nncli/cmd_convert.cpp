@@ -27,7 +27,7 @@ std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   command.add_option("-O,--export-format", o->export_format, "Output format (the output's extension wins)")
       ->capture_default_str();
   command.add_flag("-f,--force", o->force, "Overwrite an existing output");
-  command.add_option("-b,--batch-size", o->batch_size, "Batch size for NNB/CSRC/ONNX (<0: the network's)")
+  command.add_option("-b,--batch-size", o->batch_size, "Batch size for NNB/CSRC/ONNX/TFLite (<0: the network's)")
       ->capture_default_str();
   command.add_option("-S,--split", o->split, "Function index ranges \"a-b,c-\" (needs -E)");
   command.add_option("-d,--define_version", o->define_version, "opset_N, opset_snpe, opset_tensorrt or nnb_N");

@@ -53,8 +53,8 @@ if [ $int8 = 1 ]; then  # calibration data: 8 samples of the float model's input
   "$nncli" -q convert -b 8 "${export_opts[@]}" "$work/source.nnp" "$work/float8.tflite" 2>"$work/convert.err" &&
     node "$run_js" inputs "$work/float8.tflite" "$work/cal" 11 "${nchw[@]}" >/dev/null 2>"$work/rt.err" || {
     echo "FAIL: could not make calibration data: $(cat "$work/convert.err")"; exit 1; }
-  "$nncli" -q convert -b "$batch" "${export_opts[@]}" --quantization --dataset "$work/cal/input_0.npy" "$work/source.nnp" \
-      "$work/model.tflite" 2>"$work/convert.err"
+  "$nncli" -q convert -b "$batch" "${export_opts[@]}" --quantization --dataset "$work/cal/input_0.npy" \
+      "$work/source.nnp" "$work/model.tflite" 2>"$work/convert.err"
   rc=$?
   layout=()
 elif [ "$dynamic" != 0 ]; then
@@ -95,8 +95,10 @@ for rt_out in "$work"/rt_*.npy; do
 done
 [ $outputs -gt 0 ] || { echo "FAIL: $runtime produced no output"; status=1; }
 if [ "$dynamic" != 0 ]; then  # batch N: inputs of a static export at N, nncli's import of the dynamic model
-  echo "SKIP (part): $runtime cannot resize the inputs to batch $dynamic; batch $dynamic is checked through nncli's import"
-  "$nncli" -q convert -b "$dynamic" "${export_opts[@]}" "$work/source.nnp" "$work/static.tflite" 2>"$work/convert.err" || {
+  echo "SKIP (part): $runtime cannot resize the inputs to batch $dynamic;" \
+       "batch $dynamic is checked through nncli's import"
+  "$nncli" -q convert -b "$dynamic" "${export_opts[@]}" "$work/source.nnp" "$work/static.tflite" \
+      2>"$work/convert.err" || {
     echo "FAIL: static export at batch $dynamic: $(cat "$work/convert.err")"; exit 1; }
   # The same values twice: (N, C, H, W) for the source, NHWC for the .tflite.
   mapfile -t src_inputs < <(node "$run_js" inputs "$work/static.tflite" "$work/in_src" 13 "${nchw[@]}" 2>/dev/null)

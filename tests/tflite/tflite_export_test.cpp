@@ -95,3 +95,27 @@ TEST(TfliteExport, ChannelLastKeepsNhwcWithoutTransposes) {
 }
 
 }  // namespace
+
+namespace {
+
+// fizzbuzz_model (TF2 Keras, MLIR converter): input [1, 7] with shape_signature [-1, 7].
+TEST(TfliteImport, ShapeSignatureBatchBecomesMinusOne) {
+  const fs::path model = fs::path(NN_TESTDATA_DIR) / "tflite" / "fizzbuzz_model.tflite";
+  if (!fs::exists(model)) GTEST_SKIP() << "testdata missing";
+  nn::ir::Model m = nn::formats::import_tflite(model.string());
+  const nn::ir::Network& n = m.networks.at(0);
+  EXPECT_EQ(n.batch_size, 1);
+  EXPECT_EQ(n.find_variable(m.executors[0].data_variable.at(0).variable_name)->shape, (nn::Shape{-1, 7}));
+  EXPECT_EQ(n.find_variable(m.executors[0].output_variable.at(0).variable_name)->shape, (nn::Shape{-1, 4}));
+}
+
+// xor_model_toco (TOCO) has no shape_signature: the batch stays fixed.
+TEST(TfliteImport, NoShapeSignatureKeepsTheBatch) {
+  const fs::path model = fs::path(NN_TESTDATA_DIR) / "tflite" / "xor_model_toco.tflite";
+  if (!fs::exists(model)) GTEST_SKIP() << "testdata missing";
+  nn::ir::Model m = nn::formats::import_tflite(model.string());
+  EXPECT_EQ(m.networks.at(0).find_variable(m.executors[0].data_variable.at(0).variable_name)->shape,
+            (nn::Shape{1, 2}));
+}
+
+}  // namespace

@@ -46,7 +46,8 @@ TEST(TfliteReader, HugePoolWindowFailsFast) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::string err = import_and_build(bytes);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EXPECT_NE(err.find("window 2x16777216 is larger than an input of 5x6 allows (2 x input + 1)"), std::string::npos) << err;
+  EXPECT_NE(err.find("window 2x16777216 is larger than an input of 5x6 allows (2 x input + 1)"), std::string::npos)
+      << err;
   EXPECT_LT(seconds, 1.0);
 }
 
