@@ -115,7 +115,8 @@ void emit_conv(Exporter& e, const ir::Function& f) {
     for (int64_t c = 0; c < cin; ++c)
       for (int64_t i = 0; i < kh; ++i)
         for (int64_t j = 0; j < kw; ++j) {
-          const size_t from = cl_data ? size_t(((o * kh + i) * kw + j) * cin + c) : size_t(((o * cin + c) * kh + i) * kw + j);
+          const size_t from = cl_data ? size_t(((o * kh + i) * kw + j) * cin + c)
+                                      : size_t(((o * cin + c) * kh + i) * kw + j);
           float v = wd[from] * scale[size_t(o)];
           size_t at = depthwise ? size_t((i * kw + j) * outs + o) : size_t(((o * kh + i) * kw + j) * cin + c);
           twd[at] = v;
