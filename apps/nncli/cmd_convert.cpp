@@ -27,12 +27,13 @@ std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   command.add_option("-O,--export-format", o->export_format, "Output format (the output's extension wins)")
       ->capture_default_str();
   command.add_flag("-f,--force", o->force, "Overwrite an existing output");
-  command.add_option("-b,--batch-size", o->batch_size, "Batch size for NNB/CSRC/ONNX (<0: the network's)")
+  command.add_option("-b,--batch-size", o->batch_size, "Batch size for NNB/CSRC/ONNX/TFLite (<0: the network's)")
       ->capture_default_str();
   command.add_option("-S,--split", o->split, "Function index ranges \"a-b,c-\" (needs -E)");
   command.add_option("-d,--define_version", o->define_version, "opset_N, opset_snpe, opset_tensorrt or nnb_N");
   command.add_option("--ir_version", o->ir_version, "ONNX IR version (<=0: default)");
-  command.add_flag("--onnx-dynamic-batch", o->dynamic_batch, "ONNX: keep the batch dimension symbolic");
+  command.add_flag("--dynamic-batch,--onnx-dynamic-batch", o->dynamic_batch,
+                   "ONNX/TFLite: keep the batch dimension dynamic (exported at 1)");
   command.add_option("-c,--config", o->config, "Function-list file: split where functions are missing");
   command.add_flag("--nnp-parameter-h5", o->nnp_parameter_h5, "NNP: parameters as parameter.h5");
   command.add_flag("--nnp-parameter-nntxt", o->nnp_parameter_nntxt, "NNP: parameters inside the nntxt");
@@ -45,6 +46,8 @@ std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   command.add_flag("--quantization", o->quantization, "TFLite: full-integer int8 calibrated on --dataset");
   command.add_option("--dataset", o->dataset, "TFLite int8: representative data (.npy, first axis = samples)");
   command.add_flag("--tflite-float-io", o->tflite_float_io, "TFLite int8: keep float inputs and outputs");
+  command.add_flag("--channel-last", o->channel_last,
+                   "TFLite: the NNP works on NHWC data (channel_last=true): rank-4 inputs/outputs keep their order");
   add_verify_options(command, *o, o->verify_settings);
   command.add_option("files", o->files, "INPUT [INPUT...] OUTPUT")->expected(-1);
   return o;

@@ -20,7 +20,7 @@ struct ConvertOptions {
   std::string split;                 // -S "a-b,c-"
   std::string define_version;        // -d opset_N / opset_snpe / opset_tensorrt / nnb_N
   int ir_version = -1;               // ONNX IR version (<= 0: library default)
-  bool dynamic_batch = false;        // ONNX: symbolic batch dim (--onnx-dynamic-batch)
+  bool dynamic_batch = false;        // ONNX/TFLite: dynamic batch dim (--dynamic-batch)
   std::string config;                // -c function-list file
   bool nnp_parameter_h5 = false;
   bool nnp_parameter_nntxt = false;
@@ -33,6 +33,7 @@ struct ConvertOptions {
   bool quantization = false;      // TFLite: full-integer int8 (--quantization)
   std::string dataset;            // TFLite int8: representative data (.npy, first axis = samples)
   bool tflite_float_io = false;   // TFLite int8: float inputs/outputs with QUANTIZE/DEQUANTIZE
+  bool channel_last = false;      // TFLite: the NNP's rank-4 inputs/outputs are NHWC already (--channel-last)
   int64_t ram_budget = 0;  // NNB: fail (exit 4) when weights + activations exceed it; 0 = no limit
 };
 

@@ -104,6 +104,8 @@ void export_tflite(const nn::ir::Model& model, const std::string& output, const 
       << "--quantization needs --dataset (a .npy of representative inputs)";
   nn::formats::TfliteExportOptions o;
   o.batch_size = options.batch_size;
+  o.dynamic_batch = options.dynamic_batch;
+  o.channel_last = options.channel_last;
   o.float_io = options.tflite_float_io;
   if (options.quantization) o.int8_ranges = calibrate(model, options.dataset);
   nn::formats::save_tflite(model, output, o);

@@ -5,7 +5,9 @@
 #include <set>
 
 #include "formats/common/atomic_file.hpp"
+#include "formats/passes/batch_size.hpp"
 #include "formats/passes/export_target.hpp"
+#include "formats/passes/fill_shapes.hpp"
 #include "formats/tflite/tflite_exporter.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -133,6 +135,7 @@ std::map<std::string, Rule>& rules() {
     add_layer_rules(m);
     add_elementwise_rules(m);
     add_shape_rules(m);
+    add_deconvolution_rules(m);
     return m;
   }();
   return r;
@@ -154,24 +157,22 @@ std::vector<std::string> rule_names() {
 using tflite_export::Exporter;
 using tflite_export::Perm;
 
-std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions& options) {
-  ExportTargetOptions target_options;
-  target_options.format = "TFLite";
-  target_options.executor = options.executor;
-  target_options.batch_size = options.batch_size;
-  const ExportTarget target = export_target(model, target_options);
-  const ir::Executor* exec = target.executor;
-  const ir::Network& network = target.network;
-  NN_CHECK_CODE(exec->generator_variable.empty(), ErrorCode::kUnsupported)
-      << "executor '" << exec->name << "': generator variables cannot be exported to TFLite";
+namespace {
 
-  Exporter ex(model, network, *exec);
+// The float graph of the executor's network (at the batch size the network already has).
+tflite::ModelT export_graph(const ir::Model& model, const ir::Executor& exec, const ir::Network& network,
+                            bool channel_last) {
+  NN_CHECK_CODE(exec.generator_variable.empty(), ErrorCode::kUnsupported)
+      << "executor '" << exec.name << "': generator variables cannot be exported to TFLite";
+
+  Exporter ex(model, network, exec);
+  // The graph's inputs and outputs: rank 4 in NHWC, moved there from (N, C, H, W) unless already so.
+  auto edge_perm = [channel_last](size_t rank) {
+    return rank == 4 && !channel_last ? tflite_export::channel_last_perm(4) : tflite_export::identity_perm(rank);
+  };
   std::vector<int> inputs, outputs;
-  for (const ir::DataVariable& d : exec->data_variable) {
-    const Shape& s = ex.shape(d.variable_name);
-    Perm p = s.size() == 4 ? tflite_export::channel_last_perm(4) : tflite_export::identity_perm(s.size());
-    inputs.push_back(ex.define(d.variable_name, p));
-  }
+  for (const ir::DataVariable& d : exec.data_variable)
+    inputs.push_back(ex.define(d.variable_name, edge_perm(ex.shape(d.variable_name).size())));
   std::set<std::string> lost;  // outputs of functions that failed: their readers are not blamed for them
   convert_each_function(network, "TFLite", [&](const ir::Function& f) {
     if (ex.absorbed(f)) return;
@@ -190,11 +191,9 @@ std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions
       throw;
     }
   });
-  for (const ir::OutputVariable& o : exec->output_variable) {
+  for (const ir::OutputVariable& o : exec.output_variable) {
     tflite_export::Value v = ex.value(o.variable_name);
-    const size_t rank = v.perm.size();  // rank-4 outputs are NHWC like the inputs, others in nnabla's order
-    const Perm want = rank == 4 ? tflite_export::channel_last_perm(4) : tflite_export::identity_perm(rank);
-    int t = ex.in_order(o.variable_name, want);
+    int t = ex.in_order(o.variable_name, edge_perm(v.perm.size()));
     bool is_input = false;
     for (int i : inputs) is_input |= i == t;
     if (ex.g().at(t).name != o.variable_name && !is_input) {
@@ -206,8 +205,35 @@ std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions
     outputs.push_back(t);
   }
   ex.g().set_io(inputs, outputs);
-  if (!options.int8_ranges.empty()) tflite_export::quantize_int8(ex.g().model(), options.int8_ranges, options.float_io);
-  return ex.g().finish("nncli " + network.name);
+  return ex.g().take_model();
+}
+
+}  // namespace
+
+std::string build_tflite_model(const ir::Model& model, const TfliteExportOptions& options) {
+  ExportTargetOptions target_options;
+  target_options.format = "TFLite";
+  target_options.executor = options.executor;
+  target_options.batch_size = options.dynamic_batch ? 1 : options.batch_size;
+  const ExportTarget target = export_target(model, target_options);
+  if (!options.channel_last) {
+    for (const ir::Function& f : target.network.functions)
+      if (f.attrs.get_bool("channel_last", false)) {
+        NN_LOG_WARNING << "TFLite: function '" << f.name << "' has channel_last=true: the network's data are "
+                       << "probably NHWC; --channel-last keeps its rank-4 inputs and outputs in that order";
+        break;
+      }
+  }
+  tflite::ModelT graph = export_graph(model, *target.executor, target.network, options.channel_last);
+  if (options.dynamic_batch) {
+    // Traced at batch 1 and 2: what differs is the batch (shape_signature -1, Reshape targets -1).
+    NN_LOG_INFO << "TFLite: dynamic batch (shape 1, shape_signature -1).";
+    ir::Network twice = set_batch_size(*target.source, 2);
+    fill_missing_shapes(model, twice);
+    tflite_export::merge_dynamic_batch(graph, export_graph(model, *target.executor, twice, options.channel_last));
+  }
+  if (!options.int8_ranges.empty()) tflite_export::quantize_int8(graph, options.int8_ranges, options.float_io);
+  return tflite_io::pack_model(graph, "nncli " + target.network.name);
 }
 
 void save_tflite(const ir::Model& model, const std::string& path, const TfliteExportOptions& options) {

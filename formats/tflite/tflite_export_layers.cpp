@@ -51,9 +51,10 @@ BnParams bn_params(Exporter& e, const ir::Function& bn, int64_t channels) {
   return p;
 }
 
-bool folds_bn(const ir::Function& bn) {
+bool folds_bn(const ir::Function& bn, int64_t channel_axis) {
   auto axes = bn.attrs.get_ints("axes", {1});
-  return bn.type == "BatchNormalization" && axes == std::vector<int64_t>{1} && !bn.attrs.get_bool("batch_stat", false);
+  return bn.type == "BatchNormalization" && axes == std::vector<int64_t>{channel_axis} &&
+         !bn.attrs.get_bool("batch_stat", false);
 }
 
 // Explicit (before, after) padding of one spatial axis, or SAME / VALID when they compute the same windows.
@@ -68,21 +69,24 @@ bool same_matches(int64_t in, int64_t k_eff, int64_t s, int64_t before, int64_t 
 
 void emit_conv(Exporter& e, const ir::Function& f) {
   const bool depthwise_fn = f.type == "DepthwiseConvolution";
-  NN_CHECK(!f.attrs.get_bool("channel_last", false)) << "channel_last=true is not supported yet";
+  // channel_last=true: (N, H, W, C) data as TFLite stores it and an (O, kh, kw, C/group) weight.
+  const bool cl_data = !depthwise_fn && f.attrs.get_bool("channel_last", false);
+  const size_t sp = cl_data ? 1 : 2;  // the first spatial axis
   const std::string& x = f.inputs.at(0);
   const std::string& w = f.inputs.at(1);
   const Shape& xs = e.shape(x);
   const Shape& ws = e.shape(w);
-  NN_CHECK(f.attrs.get_int("base_axis", 1) == 1 && xs.size() == 4)
-      << "only 2-D convolutions of (N, C, H, W) inputs are supported (input " << xs << ")";
+  NN_CHECK(f.attrs.get_int("base_axis", 1) == 1 && xs.size() == 4 && ws.size() == (depthwise_fn ? 3u : 4u))
+      << "only 2-D convolutions of " << (cl_data ? "(N, H, W, C)" : "(N, C, H, W)") << " inputs are supported (input "
+      << xs << ", weight " << ws << ")";
   auto pad = f.attrs.get_shape_or("pad", {0, 0});
   auto stride = f.attrs.get_shape_or("stride", {1, 1});
   auto dil = f.attrs.get_shape_or("dilation", {1, 1});
   NN_CHECK(pad.size() == 2 && stride.size() == 2 && dil.size() == 2) << "pad/stride/dilation must have 2 values";
-  const int64_t channels = xs[1];
+  const int64_t channels = xs[cl_data ? 3 : 1];
   const int64_t group = depthwise_fn ? channels : f.attrs.get_int("group", 1);
   int64_t outs, kh, kw;
-  if (depthwise_fn) {
+  if (depthwise_fn || cl_data) {
     outs = ws[0], kh = ws[1], kw = ws[2];
   } else {
     outs = ws[0], kh = ws[2], kw = ws[3];
@@ -95,7 +99,7 @@ void emit_conv(Exporter& e, const ir::Function& f) {
   if (f.inputs.size() > 2 && !f.inputs[2].empty()) bias = e.parameter(f.inputs[2]).data;
   std::string out = f.outputs.at(0);
   std::vector<float> scale(size_t(outs), 1.0f);
-  if (const ir::Function* bn = e.sole_consumer(out); bn && folds_bn(*bn)) {
+  if (const ir::Function* bn = e.sole_consumer(out); bn && folds_bn(*bn, cl_data ? 3 : 1)) {
     BnParams p = bn_params(e, *bn, outs);
     for (int64_t o = 0; o < outs; ++o) {
       scale[size_t(o)] = p.scale[size_t(o)];
@@ -111,17 +115,19 @@ void emit_conv(Exporter& e, const ir::Function& f) {
     for (int64_t c = 0; c < cin; ++c)
       for (int64_t i = 0; i < kh; ++i)
         for (int64_t j = 0; j < kw; ++j) {
-          float v = wd[size_t(((o * cin + c) * kh + i) * kw + j)] * scale[size_t(o)];
+          const size_t from = cl_data ? size_t(((o * kh + i) * kw + j) * cin + c)
+                                      : size_t(((o * cin + c) * kh + i) * kw + j);
+          float v = wd[from] * scale[size_t(o)];
           size_t at = depthwise ? size_t((i * kw + j) * outs + o) : size_t(((o * kh + i) * kw + j) * cin + c);
           twd[at] = v;
         }
-  const Perm cl = channel_last_perm(4);
+  const Perm cl = cl_data ? identity_perm(4) : channel_last_perm(4);
   int xt = e.in_order(x, cl);
   const Shape& ys = e.shape(out);
   tflite::Padding padding = tflite::Padding_VALID;
   if (pad[0] != 0 || pad[1] != 0) {
-    if (same_matches(xs[2], dil[0] * (kh - 1) + 1, stride[0], pad[0], ys[2]) &&
-        same_matches(xs[3], dil[1] * (kw - 1) + 1, stride[1], pad[1], ys[3])) {
+    if (same_matches(xs[sp], dil[0] * (kh - 1) + 1, stride[0], pad[0], ys[sp]) &&
+        same_matches(xs[sp + 1], dil[1] * (kw - 1) + 1, stride[1], pad[1], ys[sp + 1])) {
       padding = tflite::Padding_SAME;
     } else {
       std::vector<int32_t> p = {0, 0, int32_t(pad[0]), int32_t(pad[0]), int32_t(pad[1]), int32_t(pad[1]), 0, 0};
@@ -227,31 +233,34 @@ void emit_affine(Exporter& e, const ir::Function& f) {
 
 void emit_pooling(Exporter& e, const ir::Function& f) {
   const bool is_max = f.type == "MaxPooling";
-  NN_CHECK(!f.attrs.get_bool("channel_last", false)) << "channel_last=true is not supported yet";
+  const bool cl_data = f.attrs.get_bool("channel_last", false);  // (N, H, W, C) data as TFLite stores it
+  const size_t sp = cl_data ? 1 : 2;                                // the first spatial axis
   const std::string& x = f.inputs.at(0);
   const Shape& xs = e.shape(x);
   const Shape& ys = e.shape(f.outputs.at(0));
   auto k = f.attrs.get_ints("kernel", {});
-  NN_CHECK(xs.size() == 4 && k.size() == 2) << "only 2-D pooling of (N, C, H, W) inputs is supported";
+  NN_CHECK(xs.size() == 4 && k.size() == 2)
+      << "only 2-D pooling of " << (cl_data ? "(N, H, W, C)" : "(N, C, H, W)") << " inputs is supported";
   auto s = f.attrs.get_shape_or("stride", k);
   auto pad = f.attrs.get_shape_or("pad", {0, 0});
   const bool ignore_border = f.attrs.get_bool("ignore_border", true);
   const bool including_pad = f.attrs.get_bool("including_pad", true);
-  const Perm cl = channel_last_perm(4);
+  const Perm cl = cl_data ? identity_perm(4) : channel_last_perm(4);
   int xt = e.in_order(x, cl);
   tflite::Padding padding = tflite::Padding_VALID;
   // Explicit padding so that VALID windows are nnabla's: `pad` before, and after whatever the last window needs.
   AxisPad ap[2];
   bool any = false;
   for (int a = 0; a < 2; ++a) {
-    int64_t in = xs[size_t(2 + a)], out = ys[size_t(2 + a)];
+    int64_t in = xs[sp + size_t(a)], out = ys[sp + size_t(a)];
     ap[a].before = pad[size_t(a)];
     ap[a].after = std::max<int64_t>(pad[size_t(a)], (out - 1) * s[size_t(a)] + k[size_t(a)] - in - pad[size_t(a)]);
     any |= ap[a].before != 0 || ap[a].after != 0;
     (void)in;
   }
   if (any) {
-    const bool same = same_matches(xs[2], k[0], s[0], pad[0], ys[2]) && same_matches(xs[3], k[1], s[1], pad[1], ys[3]);
+    const bool same = same_matches(xs[sp], k[0], s[0], pad[0], ys[sp]) &&
+                      same_matches(xs[sp + 1], k[1], s[1], pad[1], ys[sp + 1]);
     if (is_max && same) {
       padding = tflite::Padding_SAME;  // padded cells never win a max
     } else if (!is_max && !including_pad && same) {

@@ -63,17 +63,23 @@ void emit_slice(Exporter& e, const ir::Function& f) {
     NN_CHECK(step[i] > 0) << "negative slice steps are not supported";
     b[lead + i] = int32_t(start[i]), en[lead + i] = int32_t(stop[i]), st[lead + i] = int32_t(step[i]);
   }
+  // Axes that are not sliced (the batch among them) are masked: their full range at any size.
   std::vector<int32_t> pb(xs.size()), pe(xs.size()), ps(xs.size());
+  int32_t whole = 0;
   for (size_t i = 0; i < xs.size(); ++i) {
-    pb[i] = b[size_t(v.perm[i])], pe[i] = en[size_t(v.perm[i])], ps[i] = st[size_t(v.perm[i])];
+    const size_t a = size_t(v.perm[i]);
+    pb[i] = b[a], pe[i] = en[a], ps[i] = st[a];
+    if (a < lead) whole |= int32_t(1) << i, pb[i] = 0, pe[i] = 0;
   }
   const int64_t r = int64_t(xs.size());
   int bt = e.g().const_int32(e.fresh(f.name + "/begin"), {r}, pb);
   int et = e.g().const_int32(e.fresh(f.name + "/end"), {r}, pe);
   int stt = e.g().const_int32(e.fresh(f.name + "/strides"), {r}, ps);
   int yt = e.define(f.outputs.at(0), v.perm);
+  tflite::StridedSliceOptionsT so;
+  so.begin_mask = so.end_mask = whole;
   tflite::BuiltinOptionsUnion opts;
-  opts.Set(tflite::StridedSliceOptionsT{});
+  opts.Set(so);
   e.g().op(BuiltinOp::STRIDED_SLICE, {v.tensor, bt, et, stt}, {yt}, std::move(opts));
 }
 

@@ -60,6 +60,19 @@ class Exporter {
 // Full-integer int8 rewrite of a float graph (tflite_quantize.cpp): ranges by tensor name.
 void quantize_int8(tflite::ModelT& model, const std::map<std::string, CalibrationRange>& ranges, bool float_io);
 
+// int8 operators whose output takes its input's scale and zero point (TFLite's quantization spec).
+bool keeps_int8_grid(int32_t builtin_code);
+// The calibrated range of a tensor by name, or nullptr.
+using RangeLookup = std::function<const CalibrationRange*(const std::string&)>;
+// One range (the union) for every CONCATENATION's inputs, its output and the tensors their grid comes from
+// through grid-keeping operators, by tensor index (tflite_quantize_concat.cpp).
+std::map<int, CalibrationRange> shared_concat_ranges(const tflite::ModelT& model, const RangeLookup& range_of);
+
+// Dynamic batch (tflite_dynamic_batch.cpp): `at_one` and `at_two` are the same network exported at batch 1
+// and 2. Tensor dims that are 1 vs 2 become -1 in at_one's shape_signature, and so do RESHAPE targets; any
+// other difference (a constant or a dim that folds the batch in) throws kUnsupported naming it.
+void merge_dynamic_batch(tflite::ModelT& at_one, const tflite::ModelT& at_two);
+
 using Rule = std::function<void(Exporter&, const ir::Function&)>;
 // The rule for an nnabla function type, or nullptr.
 const Rule* find_rule(const std::string& type);
@@ -68,5 +81,6 @@ std::vector<std::string> rule_names();
 void add_layer_rules(std::map<std::string, Rule>& rules);
 void add_elementwise_rules(std::map<std::string, Rule>& rules);
 void add_shape_rules(std::map<std::string, Rule>& rules);
+void add_deconvolution_rules(std::map<std::string, Rule>& rules);
 
 }  // namespace nn::formats::tflite_export

@@ -99,10 +99,12 @@ void GraphBuilder::set_io(std::vector<int> inputs, std::vector<int> outputs) {
   graph_->outputs = std::move(outputs);
 }
 
-std::string GraphBuilder::finish(const std::string& description) {
-  model_.description = description;
+std::string GraphBuilder::finish(const std::string& description) { return pack_model(model_, description); }
+
+std::string pack_model(tflite::ModelT& model, const std::string& description) {
+  model.description = description;
   flatbuffers::FlatBufferBuilder fbb;
-  fbb.Finish(tflite::Model::Pack(fbb, &model_), tflite::ModelIdentifier());
+  fbb.Finish(tflite::Model::Pack(fbb, &model), tflite::ModelIdentifier());
   return std::string(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
 }
 

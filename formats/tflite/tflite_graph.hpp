@@ -36,6 +36,7 @@ class GraphBuilder {
   std::string fresh_name(const std::string& base);
   std::string finish(const std::string& description);
   tflite::ModelT& model() { return model_; }
+  tflite::ModelT take_model() { return std::move(model_); }  // the builder is spent afterwards
 
  private:
   tflite::ModelT model_;
@@ -43,5 +44,8 @@ class GraphBuilder {
   std::map<int32_t, uint32_t> opcode_index_;
   std::map<std::string, int> names_;
 };
+
+// The .tflite bytes of `model` with `description` set.
+std::string pack_model(tflite::ModelT& model, const std::string& description);
 
 }  // namespace nn::formats::tflite_io

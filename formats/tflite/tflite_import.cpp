@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "formats/passes/symbolic_batch.hpp"
 #include "formats/tflite/tflite_graph.hpp"
 #include "formats/tflite/tflite_importer.hpp"
 #include "formats/tflite/tflite_reader.hpp"
@@ -14,14 +15,21 @@
 namespace nn::formats {
 namespace tflite_import {
 
-Importer::Importer(const tflite::ModelT& model) : model_(model), graph_(*model.subgraphs.at(0)) {
+bool has_dynamic_batch(const tflite::TensorT& t) {
+  return !t.shape.empty() && t.shape_signature.size() == t.shape.size() && t.shape_signature[0] == -1;
+}
+
+Importer::Importer(const tflite::ModelT& model, int64_t batch)
+    : model_(model), graph_(*model.subgraphs.at(0)), batch_(batch) {
   network_.name = "main";
   network_.batch_size = 1;
 }
 
 Shape Importer::shape(int index) const {
-  const auto& s = tensor(index).shape;
-  return Shape(s.begin(), s.end());
+  const auto& t = tensor(index);
+  Shape s(t.shape.begin(), t.shape.end());
+  if (has_dynamic_batch(t) && !is_constant(index)) s[0] = batch_;
+  return s;
 }
 
 bool Importer::is_constant(int index) const { return !model_.buffers.at(tensor(index).buffer)->data.empty(); }
@@ -235,28 +243,18 @@ void Importer::declare_input(int index) {
 
 }  // namespace tflite_import
 
-ir::Model import_tflite_bytes(const std::string& bytes) {
-  auto model = tflite_io::parse_tflite(bytes);
-  tflite_import::Importer im(*model);
-  const auto& g = *model->subgraphs[0];
+namespace {
+
+// The network with the dynamic batch (if any) traced as `batch`.
+ir::Model import_graph(const tflite::ModelT& model, int64_t batch) {
+  tflite_import::Importer im(model, batch);
+  const auto& g = *model.subgraphs[0];
   im.set_op_name("input");
   for (int32_t i : g.inputs)
     if (i >= 0 && !im.is_constant(i)) im.declare_input(i);
-  // Every operator without a rule, named at once.
-  std::set<std::string> missing;
-  for (const auto& op : g.operators) {
-    const auto& oc = *model->operator_codes[op->opcode_index];
-    const int32_t code = std::max<int32_t>(oc.builtin_code, oc.deprecated_builtin_code);
-    if (tflite_import::find_import_rule(code) == nullptr) missing.insert(tflite_io::builtin_op_name(code));
-  }
-  if (!missing.empty()) {
-    std::string list;
-    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    NN_FAIL(ErrorCode::kUnsupported) << missing.size() << " operator(s) cannot be imported: " << list;
-  }
   for (size_t k = 0; k < g.operators.size(); ++k) {
     const auto& op = *g.operators[k];
-    const auto& oc = *model->operator_codes[op.opcode_index];
+    const auto& oc = *model.operator_codes[op.opcode_index];
     const int32_t code = std::max<int32_t>(oc.builtin_code, oc.deprecated_builtin_code);
     const std::string what = "operator " + std::to_string(k) + " (" + tflite_io::builtin_op_name(code) + ")";
     im.set_op_name(op.outputs.empty() ? what : im.tensor(op.outputs[0]).name);
@@ -270,6 +268,35 @@ ir::Model import_tflite_bytes(const std::string& bytes) {
     });
   }
   return im.build();
+}
+
+}  // namespace
+
+ir::Model import_tflite_bytes(const std::string& bytes) {
+  auto model = tflite_io::parse_tflite(bytes);
+  const auto& g = *model->subgraphs[0];
+  // Every operator without a rule, named at once.
+  std::set<std::string> missing;
+  for (const auto& op : g.operators) {
+    const auto& oc = *model->operator_codes[op->opcode_index];
+    const int32_t code = std::max<int32_t>(oc.builtin_code, oc.deprecated_builtin_code);
+    if (tflite_import::find_import_rule(code) == nullptr) missing.insert(tflite_io::builtin_op_name(code));
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    NN_FAIL(ErrorCode::kUnsupported) << missing.size() << " operator(s) cannot be imported: " << list;
+  }
+  // A graph input with shape_signature -1 first: the batch is dynamic. The static shape's batch stays the
+  // network's default; `-b N` runs it at N.
+  int64_t static_batch = 0;
+  for (int32_t i : g.inputs)
+    if (i >= 0 && tflite_import::has_dynamic_batch(*g.tensors[size_t(i)]))
+      static_batch = static_batch ? static_batch : g.tensors[size_t(i)]->shape[0];
+  if (static_batch == 0) return import_graph(*model, 1);
+  ir::Model merged = merge_symbolic_batch(import_graph(*model, 1), import_graph(*model, 2));
+  merged.networks[0].batch_size = std::max<int64_t>(static_batch, 1);
+  return merged;
 }
 
 ir::Model import_tflite(const std::string& path) {

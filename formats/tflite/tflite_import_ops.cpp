@@ -1,5 +1,6 @@
 // TFLite import rules: each builtin operator as nnabla functions on NHWC data (convolutions and pooling
 // run on an (N, C, H, W) transpose, with TFLite's SAME padding reproduced exactly).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -30,12 +31,24 @@ struct Pads {
   bool symmetric() const { return before[0] == after[0] && before[1] == after[1]; }
   bool any() const { return before[0] || before[1] || after[0] || after[1]; }
 };
-Pads tflite_pads(tflite::Padding padding, const Shape& nhwc, int64_t kh, int64_t kw, int64_t sh, int64_t sw,
-                 int64_t dh = 1, int64_t dw = 1) {
+// TFLite's padding of a window over `nhwc`'s H and W. The output must be the declared `out_nhwc`, and the
+// window (dilated) at most 2 x input + its data-backed taps (`taps`: the filter's size for a convolution, 1 for
+// a pooling window, which no data backs): nncli materializes the padding, so an absurd window in a small
+// file would otherwise cost gigabytes.
+Pads tflite_pads(tflite::Padding padding, const Shape& nhwc, const Shape& out_nhwc, int64_t kh, int64_t kw,
+                 int64_t sh, int64_t sw, int64_t dh = 1, int64_t dw = 1, bool kernel_has_data = true) {
   Pads p;
-  const int64_t in[2] = {nhwc[1], nhwc[2]}, k[2] = {dh * (kh - 1) + 1, dw * (kw - 1) + 1}, s[2] = {sh, sw};
+  const int64_t in[2] = {nhwc[1], nhwc[2]}, s[2] = {sh, sw}, d[2] = {dh, dw}, taps[2] = {kh, kw};
+  int64_t k[2];
   for (int a = 0; a < 2; ++a) {
-    NN_CHECK(s[a] > 0 && k[a] > 0) << "strides and kernel sizes must be positive";
+    NN_CHECK(s[a] > 0 && taps[a] > 0 && d[a] > 0) << "strides, dilations and kernel sizes must be positive";
+    k[a] = d[a] * (taps[a] - 1) + 1;
+  }
+  for (int a = 0; a < 2; ++a)
+    NN_CHECK(k[a] <= 2 * in[a] + (kernel_has_data ? taps[a] : 1))
+        << "window " << k[0] << "x" << k[1] << " is larger than an input of " << in[0] << "x" << in[1]
+        << " allows (2 x input + " << (kernel_has_data ? "filter size" : "1") << ")";
+  for (int a = 0; a < 2; ++a) {
     if (padding == tflite::Padding_SAME) {
       p.out[a] = (in[a] + s[a] - 1) / s[a];
       int64_t total = std::max<int64_t>((p.out[a] - 1) * s[a] + k[a] - in[a], 0);
@@ -44,6 +57,9 @@ Pads tflite_pads(tflite::Padding padding, const Shape& nhwc, int64_t kh, int64_t
       p.out[a] = (in[a] - k[a] + s[a]) / s[a];
     }
   }
+  NN_CHECK(p.out[0] == out_nhwc.at(1) && p.out[1] == out_nhwc.at(2))
+      << "a " << k[0] << "x" << k[1] << " window with stride " << s[0] << "x" << s[1] << " over " << in[0] << "x"
+      << in[1] << " gives " << p.out[0] << "x" << p.out[1] << ", but the output tensor is " << out_nhwc;
   return p;
 }
 
@@ -93,7 +109,7 @@ void conv(Importer& im, const tflite::OperatorT& op, bool depthwise) {
           nw[size_t(((o * cin + c) * kh + i) * kw + j)] = wd[src];
         }
   std::string wv = im.param(im.tensor(w).name + "/oihw", {outs, cin, kh, kw}, std::move(nw));
-  Pads p = tflite_pads(padding, xs, kh, kw, sh, sw, dh, dw);
+  Pads p = tflite_pads(padding, xs, ys, kh, kw, sh, sw, dh, dw);
   std::string xn = to_nchw(im, im.var(x), xs);
   Shape xns = {xs[0], xs[3], xs[1], xs[2]};
   Ints pad = {0, 0};
@@ -118,7 +134,8 @@ void pool(Importer& im, const tflite::OperatorT& op, bool is_max) {
   const auto* o = op.builtin_options.AsPool2DOptions();
   NN_CHECK(o && xs.size() == 4) << "a rank-4 input and options are required";
   const int64_t kh = o->filter_height, kw = o->filter_width;
-  Pads p = tflite_pads(o->padding, xs, kh, kw, o->stride_h, o->stride_w);
+  NN_CHECK(ys.size() == 4) << "the output must be rank 4";
+  Pads p = tflite_pads(o->padding, xs, ys, kh, kw, o->stride_h, o->stride_w, 1, 1, false);
   Shape xns = {xs[0], xs[3], xs[1], xs[2]};
   std::string xn = to_nchw(im, im.var(x), xs);
   if (p.any()) xn = pad_nchw(im, xn, xns, p, is_max ? double(std::numeric_limits<float>::lowest()) : 0.0);
@@ -271,6 +288,34 @@ void pad(Importer& im, const tflite::OperatorT& op, bool v2) {
   unary(im, op, "Pad", {{"pad_width", p}, {"mode", std::string("constant")}, {"constant_value", value}});
 }
 
+// STRIDED_SLICE with positive strides as nnabla's Slice of the last axes (untouched leading axes, the batch
+// among them, are left out so that the slice holds at any batch size).
+void strided_slice(Importer& im, const tflite::OperatorT& op) {
+  const Shape xs = im.shape(op.inputs.at(0));
+  const auto* o = op.builtin_options.AsStridedSliceOptions();
+  const Ints b = im.constant_ints(op.inputs.at(1)), e = im.constant_ints(op.inputs.at(2));
+  const Ints s = op.inputs.size() > 3 && op.inputs[3] >= 0 ? im.constant_ints(op.inputs[3]) : Ints(xs.size(), 1);
+  NN_CHECK(b.size() == xs.size() && e.size() == xs.size() && s.size() == xs.size())
+      << "begin, end and strides must have " << xs.size() << " values";
+  NN_CHECK_CODE(!o || (o->ellipsis_mask == 0 && o->new_axis_mask == 0 && o->shrink_axis_mask == 0),
+                ErrorCode::kUnsupported)
+      << "ellipsis, new-axis and shrink-axis masks are not supported";
+  Ints start, stop, step;
+  bool sliced = false;
+  for (size_t a = 0; a < xs.size(); ++a) {
+    NN_CHECK_CODE(s[a] > 0, ErrorCode::kUnsupported) << "stride " << s[a] << " (only positive strides are)";
+    const int64_t dim = xs[a];
+    auto resolve = [dim](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + dim : v, 0, dim); };
+    const int64_t lo = o && (o->begin_mask >> a) & 1 ? 0 : resolve(b[a]);
+    const int64_t hi = o && (o->end_mask >> a) & 1 ? dim : resolve(e[a]);
+    sliced |= lo != 0 || hi != dim || s[a] != 1;
+    if (!sliced) continue;
+    start.push_back(lo), stop.push_back(std::max(lo, hi)), step.push_back(s[a]);
+  }
+  if (start.empty()) return unary(im, op, "Identity");
+  unary(im, op, "Slice", {{"start", start}, {"stop", stop}, {"step", step}});
+}
+
 void reduce(Importer& im, const tflite::OperatorT& op, const std::string& type) {
   const Shape xs = im.shape(op.inputs.at(0));
   Ints axes = im.constant_ints(op.inputs.at(1));
@@ -356,6 +401,8 @@ std::map<int32_t, Rule> make_rules() {
   add(BuiltinOp::SUM, [](Importer& im, const tflite::OperatorT& op) { reduce(im, op, "Sum"); });
   add(BuiltinOp::REDUCE_MAX, [](Importer& im, const tflite::OperatorT& op) { reduce(im, op, "Max"); });
   add(BuiltinOp::TRANSPOSE, transpose);
+  add(BuiltinOp::STRIDED_SLICE, strided_slice);
+  add_transpose_conv_rule(r);
   add(BuiltinOp::RESIZE_BILINEAR, [](Importer& im, const tflite::OperatorT& op) { resize(im, op, true); });
   add(BuiltinOp::RESIZE_NEAREST_NEIGHBOR, [](Importer& im, const tflite::OperatorT& op) { resize(im, op, false); });
   return r;

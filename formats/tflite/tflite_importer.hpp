@@ -12,7 +12,8 @@ namespace nn::formats::tflite_import {
 
 class Importer {
  public:
-  explicit Importer(const tflite::ModelT& model);
+  // `batch` replaces dim 0 of every activation tensor whose shape_signature has -1 there (the dynamic batch).
+  Importer(const tflite::ModelT& model, int64_t batch);
   const tflite::TensorT& tensor(int index) const { return *graph_.tensors.at(size_t(index)); }
   Shape shape(int index) const;
   bool is_constant(int index) const;
@@ -41,6 +42,7 @@ class Importer {
   std::string unique(const std::string& base);
   const tflite::ModelT& model_;
   const tflite::SubGraphT& graph_;
+  const int64_t batch_;
   ir::Network network_;
   ir::Model out_;
   std::map<int, std::string> vars_;
@@ -50,7 +52,11 @@ class Importer {
   int counter_ = 0;
 };
 
+// A tensor whose shape_signature starts with -1: its dim 0 is the dynamic batch.
+bool has_dynamic_batch(const tflite::TensorT& t);
+
 using Rule = std::function<void(Importer&, const tflite::OperatorT&)>;
 const Rule* find_import_rule(int32_t builtin_code);
+void add_transpose_conv_rule(std::map<int32_t, Rule>& rules);  // tflite_import_deconv.cpp
 
 }  // namespace nn::formats::tflite_import

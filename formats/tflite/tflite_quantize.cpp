@@ -51,6 +51,7 @@ class Quantizer {
   void run(bool float_io) {
     std::ostringstream problems;
     int n = 0;
+    shared_ = shared_concat_ranges(m_, [this](const std::string& name) { return range_of(name); });
     for (int32_t i : g_.inputs) activation(i, nullptr);
     for (auto& op : g_.operators) {
       try {
@@ -58,6 +59,16 @@ class Quantizer {
       } catch (const Error& e) {
         problems << (n++ ? "; " : "") << e.what();
       }
+    }
+    if (!requantize_.empty()) {  // the QUANTIZE (int8 -> int8) operators go right before their readers
+      std::vector<std::unique_ptr<tflite::OperatorT>> ops;
+      for (auto& op : g_.operators) {
+        auto it = requantize_.find(op.get());
+        if (it != requantize_.end())
+          for (auto& r : it->second) ops.push_back(std::move(r));
+        ops.push_back(std::move(op));
+      }
+      g_.operators = std::move(ops);
     }
     NN_CHECK_CODE(n == 0, ErrorCode::kUnsupported) << n << " operator(s) cannot be quantized to int8: "
                                                    << problems.str();
@@ -90,7 +101,8 @@ class Quantizer {
     if (fixed) {
       q = *fixed;
     } else {
-      const CalibrationRange* r = range_of(tt.name);
+      auto shared = shared_.find(t);
+      const CalibrationRange* r = shared != shared_.end() ? &shared->second : range_of(tt.name);
       NN_CHECK(r != nullptr) << "tensor '" << tt.name << "' has no calibration range";
       q = asymmetric(r->min, r->max);
       NN_LOG_VERBOSE << "TFLite int8: '" << tt.name << "' range [" << r->min << ", " << r->max << "] scale "
@@ -159,6 +171,11 @@ class Quantizer {
     const int out = op.outputs.at(0);
     const std::string what = "operator " + name + " -> '" + g_.tensors[size_t(out)]->name + "'";
     with_context(what, [&] {
+      if (keeps_int8_grid(c) && BuiltinOp(c) != BuiltinOp::PADV2) {  // the same grid in and out
+        QParams q = q_of(op.inputs.at(0));
+        activation(out, &q);
+        return;
+      }
       switch (BuiltinOp(c)) {
         case BuiltinOp::CONV_2D:
         case BuiltinOp::DEPTHWISE_CONV_2D:
@@ -172,17 +189,13 @@ class Quantizer {
             bias(op.inputs[2], q_of(op.inputs[0]).scale, g_.tensors[size_t(op.inputs[1])]->quantization->scale);
           return;
         }
-        case BuiltinOp::TRANSPOSE:
-        case BuiltinOp::RESHAPE:
-        case BuiltinOp::MAX_POOL_2D:
-        case BuiltinOp::AVERAGE_POOL_2D:
-        case BuiltinOp::PAD:
-        case BuiltinOp::STRIDED_SLICE:
-        case BuiltinOp::SQUEEZE: {  // the same grid in and out
-          QParams q = q_of(op.inputs.at(0));
-          activation(out, &q);
+        case BuiltinOp::TRANSPOSE_CONV:  // inputs: output shape (int32), OHWI weights, data
+          weights(op.inputs.at(1), 0);
+          activation(out, nullptr);
           return;
-        }
+        case BuiltinOp::CONCATENATION:
+          concatenation(op);
+          return;
         case BuiltinOp::PADV2: {
           QParams q = q_of(op.inputs.at(0));
           activation(out, &q);
@@ -227,6 +240,52 @@ class Quantizer {
     });
   }
 
+  // CONCATENATION: inputs on the output's grid (their ranges were unified); a constant is stored on it, an
+  // input whose grid was fixed elsewhere (SOFTMAX, a second concatenation) goes through a requantizing QUANTIZE.
+  void concatenation(tflite::OperatorT& op) {
+    const int out = op.outputs.at(0);
+    activation(out, nullptr);
+    const QParams q = q_of(out);
+    for (int32_t& in : op.inputs) {
+      tflite::TensorT& t = *g_.tensors[size_t(in)];
+      if (is_const(in) && t.type == tflite::TensorType_FLOAT32) {
+        tflite::BufferT& b = *m_.buffers[t.buffer];
+        std::vector<float> v = floats_of(b);
+        std::vector<int8_t> qv(v.size());
+        for (size_t i = 0; i < v.size(); ++i)
+          qv[i] = int8_t(std::clamp<long>(std::lround(v[i] / q.scale) + q.zero_point, -128, 127));
+        t.type = tflite::TensorType_INT8;
+        set_q(t, {q.scale}, {q.zero_point});
+        b.data.assign(reinterpret_cast<uint8_t*>(qv.data()), reinterpret_cast<uint8_t*>(qv.data()) + qv.size());
+        continue;
+      }
+      const QParams qi = q_of(in);
+      if (qi.scale == q.scale && qi.zero_point == q.zero_point) continue;
+      auto r = std::make_unique<tflite::TensorT>();
+      r->name = t.name + "/requantized";
+      r->shape = t.shape;
+      r->type = tflite::TensorType_INT8;
+      set_q(*r, {q.scale}, {q.zero_point});
+      g_.tensors.push_back(std::move(r));
+      auto rq = std::make_unique<tflite::OperatorT>();
+      rq->opcode_index = opcode(BuiltinOp::QUANTIZE);
+      rq->inputs = {in};
+      rq->outputs = {int32_t(g_.tensors.size() - 1)};
+      in = rq->outputs[0];
+      requantize_[&op].push_back(std::move(rq));
+    }
+  }
+
+  uint32_t opcode(BuiltinOp op) {
+    for (size_t i = 0; i < m_.operator_codes.size(); ++i)
+      if (m_.operator_codes[i]->builtin_code == int32_t(op)) return uint32_t(i);
+    auto oc = std::make_unique<tflite::OperatorCodeT>();
+    oc->builtin_code = int32_t(op);
+    oc->deprecated_builtin_code = int8_t(op);
+    m_.operator_codes.push_back(std::move(oc));
+    return uint32_t(m_.operator_codes.size() - 1);
+  }
+
   // Float graph inputs and outputs around the int8 body.
   void add_edges() {
     auto float_twin = [&](int t, const std::string& suffix) {
@@ -238,15 +297,6 @@ class Quantizer {
       f->type = tflite::TensorType_FLOAT32;
       g_.tensors.push_back(std::move(f));
       return int(g_.tensors.size() - 1);
-    };
-    auto opcode = [&](BuiltinOp op) {
-      for (size_t i = 0; i < m_.operator_codes.size(); ++i)
-        if (m_.operator_codes[i]->builtin_code == int32_t(op)) return uint32_t(i);
-      auto oc = std::make_unique<tflite::OperatorCodeT>();
-      oc->builtin_code = int32_t(op);
-      oc->deprecated_builtin_code = int8_t(op);
-      m_.operator_codes.push_back(std::move(oc));
-      return uint32_t(m_.operator_codes.size() - 1);
     };
     std::vector<std::unique_ptr<tflite::OperatorT>> front;
     for (int32_t& i : g_.inputs) {
@@ -274,6 +324,8 @@ class Quantizer {
   tflite::ModelT& m_;
   tflite::SubGraphT& g_;
   const std::map<std::string, CalibrationRange>& ranges_;
+  std::map<int, CalibrationRange> shared_;  // CONCATENATION's ranges by tensor index
+  std::map<const tflite::OperatorT*, std::vector<std::unique_ptr<tflite::OperatorT>>> requantize_;
 };
 
 }  // namespace

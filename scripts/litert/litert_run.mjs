@@ -5,7 +5,8 @@
 //        are written (N, C, H, W) as nncli infer takes them
 //   node litert_run.mjs run MODEL.tflite PREFIX [--nchw] IN.npy...   run on the CPU (wasm), write PREFIX_<j>.npy;
 //        --nchw: (N, C, H, W) inputs are fed as NHWC and rank-4 outputs written back as (N, C, H, W)
-//   node litert_run.mjs compare A.npy B.npy [ATOL] [RTOL]        exit 1 when |a-b| > ATOL + RTOL*|b| anywhere
+//   node litert_run.mjs compare A.npy B.npy [ATOL] [RTOL] [--nchw]   exit 1 when |a-b| > ATOL + RTOL*|b| anywhere;
+//        --nchw: a rank-4 A is NHWC (a .tflite's output) and is compared as (N, C, H, W)
 //   node litert_run.mjs classify MODEL.tflite X.npy LABELS.npy [--nchw]   top-1 accuracy of a one-input classifier
 //        over every sample of X (first axis), fed in batches of the model's batch size; prints "accuracy A (k/n)"
 // The package is looked up in $NN_LITERT_DIR (default ~/.cache/nncli/litert, where scripts/setup_litert.sh
@@ -184,8 +185,9 @@ async function classify(file, xFile, yFile, nchw) {
   return 0;
 }
 
-function compare(fileA, fileB, atol, rtol) {
+function compare(fileA, fileB, atol, rtol, nchw) {
   const a = readNpy(fileA), b = readNpy(fileB);
+  if (nchw && a.shape.length === 4) Object.assign(a, transpose4(a.data, a.shape, false));
   if (a.data.length !== b.data.length || a.shape.join(',') !== b.shape.join(','))
     throw new Error(`${fileA} has shape (${a.shape}), ${fileB} has (${b.shape})`);
   let worst = 0, worstAt = -1, maxDiff = 0;
@@ -217,7 +219,7 @@ async function main(argv) {
   if (command === 'run' && rest.length >= 2) return run(rest[0], rest[1], nchw, rest.slice(2)).then(() => 0);
   if (command === 'classify' && rest.length >= 3) return classify(rest[0], rest[1], rest[2], nchw);
   if (command === 'compare' && rest.length >= 2)
-    return compare(rest[0], rest[1], Number(rest[2] || 1e-4), Number(rest[3] || 1e-4));
+    return compare(rest[0], rest[1], Number(rest[2] || 1e-4), Number(rest[3] || 1e-4), nchw);
   console.error('usage: litert_run.mjs inputs MODEL DIR [SEED] [--nchw] | run MODEL PREFIX [--nchw] IN.npy... | ' +
                 'compare A.npy B.npy [ATOL] [RTOL]');
   return 2;

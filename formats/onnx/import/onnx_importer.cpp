@@ -7,7 +7,7 @@
 
 #include "formats/onnx/common/onnx_model_file.hpp"
 #include "formats/onnx/import/op_rules.hpp"
-#include "formats/onnx/import/symbolic_batch.hpp"
+#include "formats/passes/symbolic_batch.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 

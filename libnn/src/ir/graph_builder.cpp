@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "ir/channel_last.hpp"
 #include "ir/function_resolve.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -171,9 +172,14 @@ class NetworkBuilder {
         std::vector<VariablePtr> inputs;
         for (const auto& name : f.inputs) inputs.push_back(input_variable(name, index));
         FunctionSpec spec = resolve_function(f, inputs, built_.batch_size, options_.training);
-        FunctionPtr fn = OpRegistry::instance().create(spec.type, spec.attrs, options_.context);
-        std::vector<VariablePtr> outputs = connect_outputs(fn, inputs, f);
-        if (!outputs.empty() && outputs.front()->parent()) outputs.front()->parent()->name = f.name;
+        std::vector<VariablePtr> outputs;
+        if (lowers_channel_last(spec)) {
+          outputs = connect_channel_last(spec, inputs, options_.context);
+        } else {
+          FunctionPtr fn = OpRegistry::instance().create(spec.type, spec.attrs, options_.context);
+          outputs = connect_outputs(fn, inputs, f);
+          if (!outputs.empty() && outputs.front()->parent()) outputs.front()->parent()->name = f.name;
+        }
         bind_outputs(f, outputs);
       });
     });

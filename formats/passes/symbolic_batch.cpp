@@ -1,5 +1,5 @@
-// Symbolic batch on ONNX import: two traces of the graph (batch 1 and 2) merged into -1 batch dims.
-#include "formats/onnx/import/symbolic_batch.hpp"
+// Symbolic batch on import (ONNX, TFLite): two traces of the graph (batch 1 and 2) merged into -1 batch dims.
+#include "formats/passes/symbolic_batch.hpp"
 
 #include <algorithm>
 #include <map>
@@ -8,7 +8,7 @@
 #include "nn/core/error.hpp"
 #include "nn/ir/function_label.hpp"
 
-namespace nn::formats::onnx {
+namespace nn::formats {
 namespace {
 
 // dims of one trace vs the other: 1 vs 2 -> -1 (the batch); k vs 2k -> -1 with *folded set (the batch folded
@@ -22,7 +22,7 @@ Shape merged_dims(const Shape& one, const Shape& two, const std::string& what, b
     if (one[i] == two[i]) continue;
     NN_CHECK_CODE(two[i] == 2 * one[i], ErrorCode::kUnsupported)
         << what << ": dim " << i << " is " << one[i] << " at batch 1 and " << two[i]
-        << " at batch 2 (not proportional to the batch); give the ONNX file a fixed batch size";
+        << " at batch 2 (not proportional to the batch); give the model a fixed batch size";
     if (one[i] != 1) *folded = true;
     out[i] = -1;
   }
@@ -47,7 +47,7 @@ void merge_function(ir::Function& one, const ir::Function& two) {
     const auto varying = std::count(merged.begin(), merged.end(), int64_t(-1));
     NN_CHECK_CODE(!folded || (one.type == "Reshape" && varying == 1), ErrorCode::kUnsupported)
         << ir::label(one) << ": argument 'shape' " << to_string(*ints)
-        << " folds the symbolic batch with other axes; give the ONNX file a fixed batch size";
+        << " folds the symbolic batch with other axes; give the model a fixed batch size";
     one.attrs.set(name, merged);
   }
 }
@@ -112,4 +112,4 @@ ir::Model merge_symbolic_batch(ir::Model at_one, const ir::Model& at_two) {
   return at_one;
 }
 
-}  // namespace nn::formats::onnx
+}  // namespace nn::formats
