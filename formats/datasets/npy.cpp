@@ -15,8 +15,9 @@ namespace {
 std::string header_field(const std::string& header, const std::string& key, const std::string& name) {
   size_t k = header.find("'" + key + "'");
   NN_CHECK(k != std::string::npos) << "'" << name << "': NPY header lacks '" << key << "'";
-  size_t colon = header.find(':', k);
-  size_t start = header.find_first_not_of(' ', colon + 1);
+  const size_t colon = header.find(':', k);
+  const size_t start = colon == std::string::npos ? colon : header.find_first_not_of(' ', colon + 1);
+  NN_CHECK(start != std::string::npos) << "'" << name << "': NPY header has no value for '" << key << "'";
   size_t end = start;
   if (header[start] == '(') {
     end = header.find(')', start) + 1;

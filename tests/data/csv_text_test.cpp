@@ -83,9 +83,11 @@ TEST(CsvText, ComputeFullPathAsNnabla) {
 }
 
 // Found by fuzz_csv: NPY headers whose shape holds bytes that are no integer (an uncaught
-// std::invalid_argument) or has no closing ')' (the scan restarted forever, growing the shape without end).
+// std::invalid_argument) or has no closing ')' (the scan restarted forever, growing the shape without end),
+// and a key with no value after it (read one byte past the header).
 TEST(NpyRecord, FuzzedShapesAreErrors) {
-  for (const char* file : {"fuzz_bad_npy_shape.npy", "fuzz_npy_shape_unclosed.npy"}) {
+  for (const char* file :
+       {"fuzz_bad_npy_shape.npy", "fuzz_npy_shape_unclosed.npy", "fuzz_npy_header_key_without_value.npy"}) {
     const std::string path = std::string(NN_SOURCE_DIR) + "/tests/data/" + file;
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
