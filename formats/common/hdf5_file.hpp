@@ -80,4 +80,14 @@ Handle write_float_dataset(hid_t parent, const std::string& path, const std::vec
 Handle write_int64_scalar_dataset(hid_t parent, const std::string& path, int64_t value);
 Handle create_group_path(hid_t parent, const std::string& path);  // with intermediate groups
 
+// Runs `read` once in a forked child first: libhdf5 1.10 itself crashes on some corrupt files (a use after
+// free while it lists attributes), and that must end as one error line naming the file, not as nncli's
+// death. When the child survives, this process runs the same deterministic read. kInvalid when it dies.
+void rehearse_in_child(const std::string& display_name, const std::function<void()>& read);
+template <class F>
+auto read_guarded(const std::string& display_name, F&& read) -> decltype(read()) {
+  rehearse_in_child(display_name, [&] { (void)read(); });
+  return read();
+}
+
 }  // namespace nn::formats::h5

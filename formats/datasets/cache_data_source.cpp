@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "formats/common/contained_path.hpp"
 #include "formats/common/hdf5_file.hpp"
@@ -81,18 +82,23 @@ std::shared_ptr<CacheDataSource> CacheDataSource::open(const std::string& dir,
     if (f == 0 || cf.count < 0) {
       std::vector<Shape> shapes;
       if (src->h5_) {
-        h5::QuietErrors quiet;
-        h5::Handle file = h5::open_file(cf.path);
-        if (src->variables_.empty()) {
-          for (const auto& e : h5::list_objects(file.get()))
-            if (e.is_dataset) src->variables_.push_back(e.path);
-        }
-        NN_CHECK(!src->variables_.empty()) << "'" << cf.path << "': the cache file holds no datasets";
-        for (const auto& v : src->variables_) {
-          h5::Handle ds = h5::open_dataset(file.get(), v);
-          NN_CHECK(ds.valid()) << "'" << cf.path << "': cache file lacks dataset '" << v << "'";
-          shapes.push_back(h5::dataset_shape(ds.get()));
-        }
+        std::tie(src->variables_, shapes) = h5::read_guarded(cf.path, [&] {
+          h5::QuietErrors quiet;
+          h5::Handle file = h5::open_file(cf.path);
+          std::vector<std::string> variables = src->variables_;
+          if (variables.empty()) {
+            for (const auto& e : h5::list_objects(file.get()))
+              if (e.is_dataset) variables.push_back(e.path);
+          }
+          NN_CHECK(!variables.empty()) << "'" << cf.path << "': the cache file holds no datasets";
+          std::vector<Shape> found;
+          for (const auto& v : variables) {
+            h5::Handle ds = h5::open_dataset(file.get(), v);
+            NN_CHECK(ds.valid()) << "'" << cf.path << "': cache file lacks dataset '" << v << "'";
+            found.push_back(h5::dataset_shape(ds.get()));
+          }
+          return std::make_pair(variables, found);
+        });
       } else {
         std::string bytes = read_file(cf.path);
         size_t offset = 0;

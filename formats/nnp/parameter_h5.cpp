@@ -54,9 +54,11 @@ std::vector<ir::Parameter> read_parameters(hid_t file, const ParameterShapeCheck
 
 std::vector<ir::Parameter> read_h5_parameters(std::string_view bytes, const std::string& display_name,
                                               const ParameterShapeCheck& check) {
-  h5::QuietErrors quiet;
-  h5::Handle file = h5::open_image(bytes, display_name);  // names the file in its errors
-  return with_context("'" + display_name + "'", [&] { return read_parameters(file.get(), check); });
+  return h5::read_guarded(display_name, [&] {
+    h5::QuietErrors quiet;
+    h5::Handle file = h5::open_image(bytes, display_name);  // names the file in its errors
+    return with_context("'" + display_name + "'", [&] { return read_parameters(file.get(), check); });
+  });
 }
 
 std::vector<ir::Parameter> read_h5_parameters_file(const std::string& path, const ParameterShapeCheck& check) {

@@ -58,8 +58,9 @@ std::string solver_state_member_name(const ir::Optimizer& optimizer) {
   return optimizer.name + "_" + strip_cuda(optimizer.solver.type) + "_optimizer.h5.optimizer";
 }
 
-std::map<std::string, ir::SolverState> read_h5_solver_states(std::string_view bytes,
-                                                             const std::string& display_name) {
+namespace {
+// The states of every parameter group (those holding an update count 't').
+std::map<std::string, ir::SolverState> read_states(std::string_view bytes, const std::string& display_name) {
   h5::QuietErrors quiet;
   h5::Handle file = h5::open_image(bytes, display_name);  // names the file in its errors
   return with_context("'" + display_name + "'", [&] {
@@ -89,6 +90,12 @@ std::map<std::string, ir::SolverState> read_h5_solver_states(std::string_view by
     }
     return states;
   });
+}
+}  // namespace
+
+std::map<std::string, ir::SolverState> read_h5_solver_states(std::string_view bytes,
+                                                             const std::string& display_name) {
+  return h5::read_guarded(display_name, [&] { return read_states(bytes, display_name); });
 }
 
 std::string h5_solver_states_image(const ir::Solver& solver,
