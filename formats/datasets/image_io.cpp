@@ -5,6 +5,7 @@
 
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/out_of_memory.hpp"
+#include "formats/datasets/jpeg_tables.hpp"
 #include "nn/core/error.hpp"
 
 #define STB_IMAGE_STATIC
@@ -28,6 +29,7 @@ DecodedImage decode_image(const std::string& bytes, const std::string& path) {
   int len = int(bytes.size());
   DecodedImage image;
   int w = 0, h = 0, n = 0;
+  check_jpeg_huffman_tables(bytes, path);  // before stb_image reads any table (its info call does)
   // The header's size is checked before decoding: a small file may claim any size.
   NN_CHECK(stbi_info_from_memory(data, len, &w, &h, &n) != 0)
       << "'" << path << "': cannot decode the image (" << stbi_failure_reason() << ")";

@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "formats/datasets/cache_data_source.hpp"
 #include "formats/datasets/csv_data_source.hpp"
 #include "formats/datasets/csv_text.hpp"
 #include "formats/datasets/image_io.hpp"
 #include "formats/datasets/image_resize.hpp"
+#include "nn/core/error.hpp"
 #include "test_data_util.hpp"
 
 namespace ds = nn::formats::datasets;
@@ -136,3 +139,19 @@ TEST(ImageDatasetCli, CreateThenConvertReadsBackTheSameSamples) {
 }
 
 }  // namespace
+
+// Found by fuzz_image: a JPEG Huffman table declaring 1043 codes made stb_image 2.27 write past its
+// 257-entry size list; it is refused before decoding.
+TEST(DecodeImage, JpegHuffmanTableWithTooManyCodesIsRefused) {
+  const std::string path = std::string(NN_SOURCE_DIR) + "/tests/data/fuzz_jpeg_huffman_overflow.jpg";
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(bytes.empty()) << path;
+  try {
+    (void)nn::formats::datasets::decode_image(bytes, "x.jpg");
+    ADD_FAILURE() << "expected an nn::Error";
+  } catch (const nn::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'x.jpg': corrupt JPEG: a Huffman table"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1043 codes"), std::string::npos) << e.what();
+  }
+}
