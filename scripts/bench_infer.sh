@@ -3,7 +3,9 @@
 # For each ONNX model: ORT (onnxruntime-node, 2 intra-op threads), nncli (default threads) and nncli
 # with one thread (OMP_NUM_THREADS=1), each as mean ms per run over SECS seconds in process (nncli profile, ORT best round).
 # Usage: scripts/bench_infer.sh [seconds-per-figure] [model.onnx ...]
-#   with no models: PyTorch's LeNet (batch 1) and small ResNet (batch 32) exported by bench_engine_torch.py.
+#   with no models: PyTorch's LeNet (batch 1) and small ResNet (batch 32) exported by bench_engine_torch.py,
+#   then torchvision's resnet18, mobilenet_v2, efficientnet_b0 and squeezenet1_1 at batch 1 and 32
+#   (export_torchvision.py; TORCHVISION=0 leaves them out). Peak memory: nncli's maximum RSS while profiling.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-2}
@@ -33,10 +35,20 @@ if [ ${#models[@]} -eq 0 ]; then
   /usr/bin/python3 scripts/bench_engine_torch.py export "$work" >/dev/null 2>&1 ||
     { echo "bench_infer: PyTorch is needed to export the default models (or give ONNX files)"; exit 1; }
   models=("$work/lenet_b1.onnx" "$work/small_resnet_b32.onnx")
+  if [ "${TORCHVISION:-1}" = 1 ]; then
+    if /usr/bin/python3 scripts/export_torchvision.py "$work" 1 32 >/dev/null 2>&1; then
+      for n in resnet18 mobilenet_v2 efficientnet_b0 squeezenet1_1; do
+        models+=("$work/${n}_b1.onnx" "$work/${n}_b32.onnx")
+      done
+    else
+      echo "bench_infer: torchvision models left out (python3-torchvision is needed to export them)"
+    fi
+  fi
 fi
 # nncli's mean ms per run (profile: executors only, batch from the file).
 nncli_ms() {
-  "$NNCLI" -q "$@" profile -c "$model" -o "$work/prof" --only executors --duration "$SECS" --format json 2>/dev/null |
+  /usr/bin/time -f %M -o "$work/rss" "$NNCLI" -q "$@" profile -c "$model" -o "$work/prof" --only executors \
+    --duration "$SECS" --format json 2>/dev/null |
     /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin)["targets"][0]["iteration"]; print("%.4f" % t["mean_ms"])'
 }
 ort_ms() {
@@ -48,14 +60,14 @@ ort_ms() {
 }
 ratio() { /usr/bin/python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print('%.2fx' % (a/b) if b==b and b>0 else '-')" "$1" "$2"; }
 echo "nncli: $NNCLI ($(nproc) cores); ms per run (mean), ratio = ORT time / nncli time (> 1: nncli faster)"
-printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s |\n' model "ORT quiet" "nn quiet" ratio \
-  "ORT busy" "nn busy" ratio "nn 1 thr busy" "busy/1thr"
+printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s | %8s |\n' model "ORT quiet" "nn quiet" ratio \
+  "ORT busy" "nn busy" ratio "nn 1 thr busy" "busy/1thr" "nn MiB"
 for model in "${models[@]}"; do
   name=$(basename "$model" .onnx)
-  oq=$(ort_ms); nq=$(nncli_ms)
+  oq=$(ort_ms); nq=$(nncli_ms); rss=$(( $(cat "$work/rss" 2>/dev/null || echo 0) / 1024 ))
   start_busy
   ob=$(ort_ms); nb=$(nncli_ms); n1=$(OMP_NUM_THREADS=1 nncli_ms)  # not --threads: older nncli binaries can be compared (NNCLI=...)
   stop_busy
-  printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s |\n' "$name" "$oq" "$nq" "$(ratio "$oq" "$nq")" \
-    "$ob" "$nb" "$(ratio "$ob" "$nb")" "$n1" "$(ratio "$nb" "$n1")"
+  printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s | %8s |\n' "$name" "$oq" "$nq" \
+    "$(ratio "$oq" "$nq")" "$ob" "$nb" "$(ratio "$ob" "$nb")" "$n1" "$(ratio "$nb" "$n1")" "$rss"
 done
