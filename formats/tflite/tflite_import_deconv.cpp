@@ -13,7 +13,7 @@ using Ints = std::vector<int64_t>;
 // Inputs: output shape (int32), OHWI weights, NHWC data, optional bias.
 void transpose_conv(Importer& im, const tflite::OperatorT& op) {
   const int w = op.inputs.at(1), x = op.inputs.at(2);
-  const int b = op.inputs.size() > 3 ? op.inputs[3] : -1;
+  const int b = op.inputs.size() > 3 ? op.inputs.at(3) : -1;
   const Shape xs = im.shape(x), ws = im.shape(w), ys = im.shape(op.outputs.at(0));
   const auto* o = op.builtin_options.AsTransposeConvOptions();
   NN_CHECK(o) << "options are missing";
@@ -75,7 +75,7 @@ void transpose_conv(Importer& im, const tflite::OperatorT& op) {
   }
   std::string yn = im.temp(y + "/nhwc", ys);
   im.fn("Transpose", {y}, {yn}, {{"axes", Ints{0, 2, 3, 1}}});
-  im.finish(yn, op.outputs[0], o->fused_activation_function);
+  im.finish(yn, op.outputs.at(0), o->fused_activation_function);
 }
 
 }  // namespace

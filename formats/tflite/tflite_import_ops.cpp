@@ -75,7 +75,7 @@ std::string pad_nchw(Importer& im, const std::string& x, const Shape& s, const P
 
 void conv(Importer& im, const tflite::OperatorT& op, bool depthwise) {
   const int x = op.inputs.at(0), w = op.inputs.at(1);
-  const int b = op.inputs.size() > 2 ? op.inputs[2] : -1;
+  const int b = op.inputs.size() > 2 ? op.inputs.at(2) : -1;
   const Shape xs = im.shape(x), ws = im.shape(w), ys = im.shape(op.outputs.at(0));
   NN_CHECK(xs.size() == 4 && ws.size() == 4 && ys.size() == 4) << "input, filter and output must be rank 4";
   NN_CHECK(xs[3] > 0) << "input " << xs << " has no channels";
@@ -125,7 +125,7 @@ void conv(Importer& im, const tflite::OperatorT& op, bool depthwise) {
   im.fn("Convolution", ins, {y},
         {{"base_axis", int64_t(1)}, {"pad", pad}, {"stride", Ints{sh, sw}}, {"dilation", Ints{dh, dw}},
          {"group", group}, {"channel_last", false}});
-  im.finish(to_nhwc(im, y, yn), op.outputs[0], act);
+  im.finish(to_nhwc(im, y, yn), op.outputs.at(0), act);
 }
 
 void pool(Importer& im, const tflite::OperatorT& op, bool is_max) {
@@ -159,12 +159,12 @@ void pool(Importer& im, const tflite::OperatorT& op, bool is_max) {
     im.fn("Mul2", {y, r}, {z});
     y = z;
   }
-  im.finish(to_nhwc(im, y, yn), op.outputs[0], o->fused_activation_function);
+  im.finish(to_nhwc(im, y, yn), op.outputs.at(0), o->fused_activation_function);
 }
 
 void fully_connected(Importer& im, const tflite::OperatorT& op) {
   const int x = op.inputs.at(0), w = op.inputs.at(1);
-  const int b = op.inputs.size() > 2 ? op.inputs[2] : -1;
+  const int b = op.inputs.size() > 2 ? op.inputs.at(2) : -1;
   const Shape xs = im.shape(x), ws = im.shape(w), ys = im.shape(op.outputs.at(0));
   const auto* o = op.builtin_options.AsFullyConnectedOptions();
   NN_CHECK(ws.size() == 2) << "weights must be rank 2";
@@ -191,7 +191,7 @@ void fully_connected(Importer& im, const tflite::OperatorT& op) {
     im.fn("Reshape", {y}, {r}, {{"shape", Ints(ys.begin(), ys.end())}});
     y = r;
   }
-  im.finish(y, op.outputs[0], o ? o->fused_activation_function : tflite::ActivationFunctionType_NONE);
+  im.finish(y, op.outputs.at(0), o ? o->fused_activation_function : tflite::ActivationFunctionType_NONE);
 }
 
 // Two inputs, numpy broadcasting: the lower-rank one gets leading unit axes.
@@ -211,15 +211,15 @@ void binary(Importer& im, const tflite::OperatorT& op, const std::string& type, 
     }
     ins.push_back(v);
   }
-  std::string y = im.temp(im.op_name() + "/" + type, im.shape(op.outputs[0]));
+  std::string y = im.temp(im.op_name() + "/" + type, im.shape(op.outputs.at(0)));
   im.fn(type, ins, {y});
-  im.finish(y, op.outputs[0], act);
+  im.finish(y, op.outputs.at(0), act);
 }
 
 void unary(Importer& im, const tflite::OperatorT& op, const std::string& type, Attrs attrs = {}) {
   std::string y = im.temp(im.op_name() + "/" + type, im.shape(op.outputs.at(0)));
   im.fn(type, {im.var(op.inputs.at(0))}, {y}, std::move(attrs));
-  im.finish(y, op.outputs[0]);
+  im.finish(y, op.outputs.at(0));
 }
 
 void reshape(Importer& im, const tflite::OperatorT& op) {
@@ -238,7 +238,7 @@ int64_t axis_of(int64_t a, size_t rank) {
 void softmax(Importer& im, const tflite::OperatorT& op) {
   const auto* o = op.builtin_options.AsSoftmaxOptions();
   const Shape s = im.shape(op.inputs.at(0));
-  std::string x = im.var(op.inputs[0]);
+  std::string x = im.var(op.inputs.at(0));
   const double beta = o ? o->beta : 1.0;
   if (beta != 1.0) {
     std::string xb = im.temp(x + "/beta", s);
@@ -247,7 +247,7 @@ void softmax(Importer& im, const tflite::OperatorT& op) {
   }
   std::string y = im.temp(im.op_name() + "/Softmax", s);
   im.fn("Softmax", {x}, {y}, {{"axis", int64_t(s.size()) - 1}});
-  im.finish(y, op.outputs[0]);
+  im.finish(y, op.outputs.at(0));
 }
 
 void concatenation(Importer& im, const tflite::OperatorT& op) {
@@ -258,7 +258,7 @@ void concatenation(Importer& im, const tflite::OperatorT& op) {
   for (int t : op.inputs) ins.push_back(im.var(t));
   std::string y = im.temp(im.op_name() + "/Concatenate", ys);
   im.fn("Concatenate", ins, {y}, {{"axis", axis_of(o->axis, ys.size())}});
-  im.finish(y, op.outputs[0], o->fused_activation_function);
+  im.finish(y, op.outputs.at(0), o->fused_activation_function);
 }
 
 void split(Importer& im, const tflite::OperatorT& op) {
@@ -273,9 +273,9 @@ void split(Importer& im, const tflite::OperatorT& op) {
   for (int64_t k = 0; k < n; ++k) {
     Ints start(xs.size(), 0), stop(xs.begin(), xs.end()), step(xs.size(), 1);
     start[size_t(axis)] = k * part, stop[size_t(axis)] = (k + 1) * part;
-    std::string y = im.temp(im.tensor(op.outputs[size_t(k)]).name + "/Slice", im.shape(op.outputs[size_t(k)]));
+    std::string y = im.temp(im.tensor(op.outputs.at(size_t(k))).name + "/Slice", im.shape(op.outputs.at(size_t(k))));
     im.fn("Slice", {im.var(x)}, {y}, {{"start", start}, {"stop", stop}, {"step", step}});
-    im.finish(y, op.outputs[size_t(k)]);
+    im.finish(y, op.outputs.at(size_t(k)));
   }
 }
 
@@ -284,7 +284,7 @@ void pad(Importer& im, const tflite::OperatorT& op, bool v2) {
   auto p = im.constant_ints(op.inputs.at(1));
   NN_CHECK(p.size() == 2 * xs.size()) << "paddings must be (" << xs.size() << ", 2)";
   double value = 0.0;
-  if (v2 && op.inputs.size() > 2 && op.inputs[2] >= 0) value = im.constant(op.inputs[2]).at(0);
+  if (v2 && op.inputs.size() > 2 && op.inputs.at(2) >= 0) value = im.constant(op.inputs.at(2)).at(0);
   unary(im, op, "Pad", {{"pad_width", p}, {"mode", std::string("constant")}, {"constant_value", value}});
 }
 
@@ -294,7 +294,7 @@ void strided_slice(Importer& im, const tflite::OperatorT& op) {
   const Shape xs = im.shape(op.inputs.at(0));
   const auto* o = op.builtin_options.AsStridedSliceOptions();
   const Ints b = im.constant_ints(op.inputs.at(1)), e = im.constant_ints(op.inputs.at(2));
-  const Ints s = op.inputs.size() > 3 && op.inputs[3] >= 0 ? im.constant_ints(op.inputs[3]) : Ints(xs.size(), 1);
+  const Ints s = op.inputs.size() > 3 && op.inputs.at(3) >= 0 ? im.constant_ints(op.inputs.at(3)) : Ints(xs.size(), 1);
   NN_CHECK(b.size() == xs.size() && e.size() == xs.size() && s.size() == xs.size())
       << "begin, end and strides must have " << xs.size() << " values";
   NN_CHECK_CODE(!o || (o->ellipsis_mask == 0 && o->new_axis_mask == 0 && o->shrink_axis_mask == 0),
@@ -347,7 +347,7 @@ void resize(Importer& im, const tflite::OperatorT& op, bool bilinear) {
              {"align_corners", align}, {"half_pixel", half}, {"channel_last", false}};
   if (!bilinear) a.set("half_pixel_for_nn", half);
   im.fn("Interpolate", {xn}, {y}, a);
-  im.finish(to_nhwc(im, y, yn), op.outputs[0]);
+  im.finish(to_nhwc(im, y, yn), op.outputs.at(0));
 }
 
 tflite::ActivationFunctionType arith_act(const tflite::OperatorT& op) {
@@ -385,9 +385,9 @@ std::map<int32_t, Rule> make_rules() {
   add(BuiltinOp::RELU_N1_TO_1, [](Importer& im, const tflite::OperatorT& op) {
     std::string m = im.temp(im.op_name() + "/lower", im.shape(op.outputs.at(0)));
     im.fn("MaximumScalar", {im.var(op.inputs.at(0))}, {m}, {{"val", -1.0}});
-    std::string y = im.temp(im.op_name() + "/upper", im.shape(op.outputs[0]));
+    std::string y = im.temp(im.op_name() + "/upper", im.shape(op.outputs.at(0)));
     im.fn("MinimumScalar", {m}, {y}, {{"val", 1.0}});
-    im.finish(y, op.outputs[0]);
+    im.finish(y, op.outputs.at(0));
   });
   add(BuiltinOp::SQRT, [](Importer& im, const tflite::OperatorT& op) { unary(im, op, "PowScalar", {{"val", 0.5}}); });
   add(BuiltinOp::RESHAPE, reshape);
