@@ -193,14 +193,4 @@ std::string uniq_name(const std::string& type) {
   return type + "_" + (code.empty() ? "Empty" : code);
 }
 
-std::string snake_name(const std::string& type) {
-  static const std::map<std::string, std::string> names = {
-#define NN_OP(Type, snake) {#Type, #snake},
-#include "nn/ops/ops.def"
-#undef NN_OP
-  };
-  auto it = names.find(type);
-  return it == names.end() ? "" : it->second;
-}
-
 }  // namespace nncli::function_info

@@ -6,6 +6,7 @@
 #include "formats/csrc/csrc_plan.hpp"
 #include "formats/nnb/nnb_args.hpp"
 #include "nn/core/error.hpp"
+#include "nn/ops/op_registry.hpp"
 
 namespace nn::formats::csrc {
 
@@ -21,7 +22,8 @@ struct FunctionText {
 FunctionText describe(const CsrcPlan& plan, size_t k) {
   const auto& f = plan.network->functions[k];
   FunctionText t;
-  t.snake = snake_of(f.type);
+  const OpSchema* schema = OpRegistry::instance().find(f.type);
+  t.snake = schema ? schema->snake_name : "";
   NN_CHECK(!t.snake.empty()) << "function '" << f.name << "' (" << f.type << "): no snake_case name for CSRC";
   t.arg_names = nnb::argument_names(f.type, plan.nnb.functions[k].args.size());
   return t;

@@ -46,6 +46,17 @@ TEST(OpCoverage, EveryOpHasSchemaKernelAndTest) {
   }
 }
 
+TEST(OpCoverage, SnakeNamesComeFromOpsDef) {
+  auto& reg = nn::OpRegistry::instance();
+#define NN_OP(Type, snake)                       \
+  ASSERT_NE(reg.find(#Type), nullptr) << #Type; \
+  EXPECT_EQ(reg.find(#Type)->snake_name, #snake);
+#include "nn/ops/ops.def"
+#undef NN_OP
+  EXPECT_EQ(reg.get("BatchNormalization").snake_name, "batch_normalization");
+  EXPECT_EQ(reg.get("ReLU6").snake_name, "relu6");
+}
+
 TEST(OpCoverage, CatalogIsUpstreamsNumbering) {
   ASSERT_EQ(std::size(kCatalog), 228u) << "the spec's catalog has 228 functions";
   for (size_t k = 0; k < std::size(kCatalog); ++k)
