@@ -58,8 +58,10 @@ const FunctionIdEntry* function_by_id(int id) {
 std::vector<std::string> split_argcode(const std::string& argcode) {
   std::vector<std::string> codes;
   for (size_t i = 0; i < argcode.size(); ++i) {
-    if (argcode[i] == 'i' && i + 1 < argcode.size() && argcode[i + 1] == 'I') {
-      codes.push_back("iI");
+    const bool list = i + 1 < argcode.size() && ((argcode[i] == 'i' && argcode[i + 1] == 'I') ||
+                                                 (argcode[i] == 'f' && argcode[i + 1] == 'F'));
+    if (list) {
+      codes.push_back(argcode.substr(i, 2));
       ++i;
     } else {
       codes.push_back(std::string(1, argcode[i]));

@@ -21,7 +21,7 @@ int effective_api_level(int requested);
 const std::map<std::string, FunctionIdEntry>& function_table(int level);
 // The entry with this id (any level), or nullptr.
 const FunctionIdEntry* function_by_id(int id);
-// Splits an argcode into per-argument codes: "i", "f", "B", "iI" (list), "F" (floats), "C".
+// Splits an argcode into per-argument codes: "i", "f", "B", "iI" (list), "fF" (floats), "C".
 std::vector<std::string> split_argcode(const std::string& argcode);
 // Functions nnabla-c-runtime implements (newest level), sorted.
 const std::vector<std::string>& c_runtime_functions();

@@ -1,0 +1,82 @@
+// Per-function NNB facts: argument codes from the schema, the id table's argcodes, c-runtime and transposed inputs.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "formats/nnb/nnb_args.hpp"
+#include "formats/nnb/nnb_function_table.hpp"
+#include "formats/nnb/nnb_writer.hpp"
+#include "nn/core/error.hpp"
+#include "nn/ops/op_registry.hpp"
+
+namespace nn::formats::nnb::test {
+
+namespace {
+
+TEST(NnbArgumentCodes, FollowNnablasCodeGenerator) {
+  EXPECT_EQ(argument_codes("Convolution"), "iiIiIiIiB");
+  EXPECT_EQ(argument_codes("Sigmoid"), "");
+  EXPECT_EQ(argument_codes("SyncBatchNormalization").substr(0, 1), "C");
+  // Repeated floats are "fF", as in api_levels.yaml's RandomErase_ffFfFfFiBBiiBB (level 11).
+  EXPECT_EQ(argument_codes("RandomErase"), "ffFfFfFiBBiiBB");
+  EXPECT_EQ(function_table(11).at("RandomErase").argcode, argument_codes("RandomErase"));
+  EXPECT_EQ(split_argcode("ffFiIB"), (std::vector<std::string>{"f", "fF", "iI", "B"}));
+}
+
+// Every entry of the id table is the current definition or an older one with arguments appended since
+// (the writer drops the tail): its codes are a prefix of the schema's. Two known exceptions, both as upstream:
+// HardSigmoid's newest entry (level 3) has "ff" though the function has no arguments (its export fails), and
+// Dropout_fiB (output_mask) is newer than the catalog nncli follows (nnabla.proto's DropoutParameter).
+TEST(NnbArgumentCodes, NewestTableEntriesArePrefixesOfTheSchema) {
+  const std::map<std::string, std::string> known = {{"HardSigmoid", "ff"}, {"Dropout", "fiB"}};
+  for (const auto& [type, entry] : function_table(newest_api_level())) {
+    ASSERT_NE(OpRegistry::instance().find(type), nullptr) << type << " is not in the op inventory";
+    const std::string current = argument_codes(type);
+    if (auto it = known.find(type); it != known.end()) {
+      EXPECT_EQ(entry.argcode, it->second) << type;
+      continue;
+    }
+    EXPECT_EQ(current.compare(0, entry.argcode.size(), entry.argcode), 0)
+        << type << ": table " << entry.argcode << ", schema " << current;
+  }
+}
+
+nn::ir::Model one_function(const std::string& type, const Attrs& attrs) {
+  nn::ir::Model m;
+  nn::ir::Network n;
+  n.name = "net";
+  n.batch_size = 1;
+  n.variables = {{"x", "Buffer", {}, {1, 3, 4, 4}, {}}, {"y", "Buffer", {}, {1, 3, 4, 4}, {}}};
+  nn::ir::Function f;
+  f.name = "f";
+  f.type = type;
+  f.inputs = {"x"};
+  f.outputs = {"y"};
+  f.attrs = attrs;
+  n.functions = {f};
+  m.networks = {n};
+  nn::ir::Executor e;
+  e.name = "runtime";
+  e.network_name = "net";
+  e.data_variable = {{"x", "x"}};
+  e.output_variable = {{"y", "", "y"}};
+  m.executors = {e};
+  return m;
+}
+
+TEST(NnbArgumentCodes, RepeatedFloatsAreRefusedNamingTheArgument) {
+  try {
+    build_nnb(one_function("RandomErase", {}), NnbExportOptions{});
+    FAIL();
+  } catch (const nn::Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("RandomErase.area_ratios: argument type"), std::string::npos) << what;
+    EXPECT_EQ(what.find("fFFF"), std::string::npos) << what;
+  }
+}
+
+}  // namespace
+
+}  // namespace nn::formats::nnb::test
