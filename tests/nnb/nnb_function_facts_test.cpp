@@ -6,6 +6,7 @@
 
 #include "formats/nnb/nnb_args.hpp"
 #include "formats/nnb/nnb_function_table.hpp"
+#include "formats/nnb/nnb_support.hpp"
 #include "formats/nnb/nnb_writer.hpp"
 #include "nn/core/error.hpp"
 #include "nn/ops/op_registry.hpp"
@@ -74,6 +75,31 @@ TEST(NnbArgumentCodes, RepeatedFloatsAreRefusedNamingTheArgument) {
     const std::string what = e.what();
     EXPECT_NE(what.find("RandomErase.area_ratios: argument type"), std::string::npos) << what;
     EXPECT_EQ(what.find("fFFF"), std::string::npos) << what;
+  }
+}
+
+TEST(NnbFunctionFacts, CRuntimeFunctionsAndTransposedInputs) {
+  EXPECT_TRUE(c_runtime_implements("Convolution"));
+  EXPECT_TRUE(c_runtime_implements("Trilu"));
+  EXPECT_FALSE(c_runtime_implements("GlobalAveragePooling"));
+  EXPECT_FALSE(c_runtime_implements("RandomErase"));
+  EXPECT_EQ(transposed_inputs("Affine"), (std::vector<size_t>{1}));
+  EXPECT_EQ(transposed_inputs("BinaryConnectAffine"), (std::vector<size_t>{1, 2}));
+  EXPECT_EQ(transposed_inputs("BinaryWeightAffine"), (std::vector<size_t>{1, 2}));
+  EXPECT_TRUE(transposed_inputs("Convolution").empty());
+  EXPECT_TRUE(transposed_inputs("INQAffine").empty());
+}
+
+// Coverage: every id of every level and every c-runtime function names a function of the op inventory.
+TEST(NnbFunctionFacts, EveryEntryNamesAnInventoryFunction) {
+  for (int level = 1; level <= newest_api_level(); ++level)
+    for (const auto& [type, entry] : function_table(level)) {
+      EXPECT_NE(OpRegistry::instance().find(type), nullptr) << "level " << level << ": " << type;
+      EXPECT_EQ(function_by_id(entry.id)->type, type) << "id " << entry.id << " is used twice";
+    }
+  for (const auto& type : nnb_supported_functions(-1)) {
+    EXPECT_TRUE(c_runtime_implements(type)) << type;
+    EXPECT_NE(OpRegistry::instance().find(type), nullptr) << type;
   }
 }
 
