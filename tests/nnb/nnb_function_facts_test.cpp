@@ -1,6 +1,7 @@
 // Per-function NNB facts: argument codes from the schema, the id table's argcodes, c-runtime and transposed inputs.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -100,6 +101,50 @@ TEST(NnbFunctionFacts, EveryEntryNamesAnInventoryFunction) {
   for (const auto& type : nnb_supported_functions(-1)) {
     EXPECT_TRUE(c_runtime_implements(type)) << type;
     EXPECT_NE(OpRegistry::instance().find(type), nullptr) << type;
+  }
+}
+
+// Upstream's api_levels.yaml (the fixture's levels): "L:" lines, then "  Type_argcode: id" lines.
+std::map<int, std::map<std::string, FunctionIdEntry>> upstream_levels() {
+  std::ifstream in(NN_NNB_API_LEVELS);
+  EXPECT_TRUE(in.good()) << NN_NNB_API_LEVELS;
+  std::map<int, std::map<std::string, FunctionIdEntry>> levels;
+  int level = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    if (line[0] != ' ') {
+      level = std::stoi(line);
+      continue;
+    }
+    const size_t colon = line.find(':'), underscore = line.find('_');
+    FunctionIdEntry e;
+    e.level = level;
+    e.type = line.substr(2, underscore - 2);
+    e.argcode = line.substr(underscore + 1, colon - underscore - 1);
+    if (e.argcode == "Empty") e.argcode.clear();
+    e.id = std::stoi(line.substr(colon + 1));
+    levels[level][e.type] = e;
+  }
+  return levels;
+}
+
+// Every level of the fixture: the function table (ids and argcodes, later levels overriding earlier ones)
+// is upstream's exactly, so `function_info --api L` lists what nnabla's does.
+TEST(NnbApiLevels, MatchUpstreamAtEveryLevelOfTheFixture) {
+  const auto upstream = upstream_levels();
+  ASSERT_EQ(upstream.size(), 33u);
+  std::map<std::string, FunctionIdEntry> expected;
+  for (const auto& [level, added] : upstream) {
+    for (const auto& [type, e] : added) expected[type] = e;
+    const auto& ours = function_table(level);
+    EXPECT_EQ(ours.size(), expected.size()) << "level " << level;
+    for (const auto& [type, e] : expected) {
+      auto it = ours.find(type);
+      ASSERT_NE(it, ours.end()) << "level " << level << " lacks " << type << "_" << e.argcode;
+      EXPECT_EQ(it->second.argcode, e.argcode) << "level " << level << ": " << type;
+      EXPECT_EQ(it->second.id, e.id) << "level " << level << ": " << type;
+      EXPECT_EQ(it->second.level, e.level) << "level " << level << ": " << type;
+    }
   }
 }
 
