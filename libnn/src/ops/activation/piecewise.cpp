@@ -6,13 +6,13 @@ namespace nn::ops {
 namespace {
 struct AlphaParams {
   float alpha;
-  explicit AlphaParams(const Attrs& a) : alpha(float(a.get_float("alpha", 1.0))) {}
+  explicit AlphaParams(const Attrs& a) : alpha(float(a.get_float("alpha"))) {}
 };
 struct SeluParams {
   float scale, alpha;
   explicit SeluParams(const Attrs& a)
-      : scale(float(a.get_float("scale", 1.05070098735548))),
-        alpha(float(a.get_float("alpha", 1.673263242354377))) {}
+      : scale(float(a.get_float("scale"))),
+        alpha(float(a.get_float("alpha"))) {}
 };
 
 struct ReLUOp {

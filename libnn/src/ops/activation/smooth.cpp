@@ -40,7 +40,7 @@ struct GELUOp {
 };
 struct BetaParams {
   float beta;
-  explicit BetaParams(const Attrs& a) : beta(float(a.get_float("beta", 1.0))) {}
+  explicit BetaParams(const Attrs& a) : beta(float(a.get_float("beta"))) {}
 };
 struct SoftPlusOp {
   using Params = BetaParams;

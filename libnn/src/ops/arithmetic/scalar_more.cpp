@@ -5,7 +5,7 @@ namespace nn::ops {
 namespace {
 struct ValParams {
   float val;
-  explicit ValParams(const Attrs& a) : val(float(a.get_float("val", 1.0))) {}
+  explicit ValParams(const Attrs& a) : val(float(a.get_float("val"))) {}
 };
 struct RSubScalarOp {
   using Params = ValParams;
@@ -47,7 +47,7 @@ OpSchema scalar_schema(const char* name, const char* doc, GradGraphFn grad) {
       .grad(std::move(grad))
       .build();
 }
-double val_of(const GradGraphArgs& g) { return g.attrs.get_float("val", 1.0); }
+double val_of(const GradGraphArgs& g) { return g.attrs.get_float("val"); }
 }  // namespace
 
 void register_r_sub_scalar(OpRegistry& r) {
