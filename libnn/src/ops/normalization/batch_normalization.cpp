@@ -15,11 +15,11 @@ class BatchNormalization : public Function {
  public:
   BatchNormalization(const OpSchema& s, const Context& c, const Attrs& a)
       : Function(s, c, a),
-        decay_(float(a.get_float("decay_rate", 0.9))),
-        eps_(float(a.get_float("eps", 1e-5))),
-        batch_stat_(a.get_bool("batch_stat", true)),
-        no_scale_(a.get_bool("no_scale", false)),
-        no_bias_(a.get_bool("no_bias", false)) {}
+        decay_(float(attrs_.get_float("decay_rate"))),
+        eps_(float(attrs_.get_float("eps"))),
+        batch_stat_(attrs_.get_bool("batch_stat")),
+        no_scale_(attrs_.get_bool("no_scale")),
+        no_bias_(attrs_.get_bool("no_bias")) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -35,7 +35,7 @@ class BatchNormalization : public Function {
     mean_ = int(in.size()) - 2;
     var_ = int(in.size()) - 1;
     const Shape& xs = in[0]->shape();
-    auto axes = attrs_.get_ints("axes", {1});
+    auto axes = attrs_.get_ints("axes");
     NN_CHECK(axes.size() == 1) << "BatchNormalization: only one axis is supported, got axes "
                                << to_string(axes);
     const int axis = normalize_axis(axes[0], xs.size(), "BatchNormalization: axis");
