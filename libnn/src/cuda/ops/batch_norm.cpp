@@ -14,11 +14,11 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
  public:
   CudaBatchNormalization(const OpSchema& s, const Context& c, const Attrs& a)
       : CudaWithCpuSetup(s, c, a),
-        decay_(float(a.get_float("decay_rate", 0.9))),
-        eps_(float(a.get_float("eps", 1e-5))),
-        batch_stat_(a.get_bool("batch_stat", true)),
-        no_scale_(a.get_bool("no_scale", false)),
-        no_bias_(a.get_bool("no_bias", false)) {}
+        decay_(float(attrs_.get_float("decay_rate"))),
+        eps_(float(attrs_.get_float("eps"))),
+        batch_stat_(attrs_.get_bool("batch_stat")),
+        no_scale_(attrs_.get_bool("no_scale")),
+        no_bias_(attrs_.get_bool("no_bias")) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -28,7 +28,7 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
     mean_ = int(in.size()) - 2;
     var_ = int(in.size()) - 1;
     const Shape& xs = in[0]->shape();
-    const int axis = normalize_axis(attrs_.get_ints("axes", {1})[0], xs.size(), "BatchNormalization: axis");
+    const int axis = normalize_axis(attrs_.get_ints("axes")[0], xs.size(), "BatchNormalization: axis");
     dims_ = k::BnDims{};
     dims_.outer = shape_size(xs, 0, size_t(axis));
     dims_.channels = xs[size_t(axis)];
