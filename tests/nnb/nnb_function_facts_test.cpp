@@ -11,6 +11,7 @@
 #include "formats/nnb/nnb_writer.hpp"
 #include "nn/core/error.hpp"
 #include "nn/ops/op_registry.hpp"
+#include "nnb_test_util.hpp"
 
 namespace nn::formats::nnb::test {
 
@@ -58,12 +59,7 @@ nn::ir::Model one_function(const std::string& type, const Attrs& attrs) {
   f.attrs = attrs;
   n.functions = {f};
   m.networks = {n};
-  nn::ir::Executor e;
-  e.name = "runtime";
-  e.network_name = "net";
-  e.data_variable = {{"x", "x"}};
-  e.output_variable = {{"y", "", "y"}};
-  m.executors = {e};
+  m.executors = {net_executor("x", "y")};
   return m;
 }
 
