@@ -7,6 +7,7 @@
 #include "cuda/kernels/kernels.hpp"
 #include "cuda/ops/cuda_ops.hpp"
 #include "ops/detail/binary.hpp"
+#include "ops/detail/unary_params.hpp"
 
 namespace nn::cuda {
 
@@ -27,22 +28,24 @@ inline bool unary_reads_output(k::Unary op) {
   return op == k::Unary::kSigmoid || op == k::Unary::kTanh || op == k::Unary::kSwish || op == k::Unary::kExp;
 }
 
-// The float parameters of each unary op, from its attributes (names and defaults as the CPU kernels).
+// The float parameters of each unary op, read by the CPU kernels' own argument structs.
 inline k::UnaryParams unary_params(k::Unary op, const Attrs& a) {
   k::UnaryParams p;
   switch (op) {
-    case k::Unary::kLeakyReLU: p.p0 = float(a.get_float("alpha")); break;
-    case k::Unary::kELU: p.p0 = float(a.get_float("alpha")); break;
+    case k::Unary::kLeakyReLU:
+    case k::Unary::kELU: p.p0 = ops::AlphaParams(a).alpha; break;
     case k::Unary::kAddScalar:
     case k::Unary::kMulScalar:
     case k::Unary::kPowScalar:
     case k::Unary::kRSubScalar:
-    case k::Unary::kRDivScalar: p.p0 = float(a.get_float("val")); break;
-    case k::Unary::kSELU:
-      p.p0 = float(a.get_float("scale"));
-      p.p1 = float(a.get_float("alpha"));
+    case k::Unary::kRDivScalar: p.p0 = ops::ValParams(a).val; break;
+    case k::Unary::kSELU: {
+      const ops::SeluParams selu(a);
+      p.p0 = selu.scale;
+      p.p1 = selu.alpha;
       break;
-    case k::Unary::kSoftPlus: p.p0 = float(a.get_float("beta")); break;
+    }
+    case k::Unary::kSoftPlus: p.p0 = ops::BetaParams(a).beta; break;
     default: break;
   }
   return p;

@@ -1,12 +1,9 @@
 // RSubScalar, RDivScalar, RPowScalar, MaximumScalar, MinimumScalar: elementwise with a scalar `val`.
 #include "ops/detail/unary.hpp"
+#include "ops/detail/unary_params.hpp"
 
 namespace nn::ops {
 namespace {
-struct ValParams {
-  float val;
-  explicit ValParams(const Attrs& a) : val(float(a.get_float("val"))) {}
-};
 struct RSubScalarOp {
   using Params = ValParams;
   static constexpr bool kUsesInput = false, kUsesOutput = false;
