@@ -53,7 +53,7 @@ std::string yaml_database(const std::map<std::string, std::vector<std::string>>&
     os << category << ":\n";
     for (const auto& type : types) {
       const nn::OpSchema& s = schema_of(type);
-      os << "  " << type << ":\n    snake_name: " << snake_name(type) << "\n";
+      os << "  " << type << ":\n    snake_name: " << s.snake_name << "\n";
       os << "    inputs:" << (s.inputs.empty() ? " {}" : "") << "\n";
       for (const auto& in : s.inputs) {
         os << "      " << in.name << ":" << (in.optional || in.variadic || in.parameter ? "" : " {}") << "\n";
@@ -81,7 +81,7 @@ std::string yaml_database(const std::map<std::string, std::vector<std::string>>&
 std::string query_text(const std::string& type, const std::vector<TargetTable>& targets) {
   const nn::OpSchema& s = schema_of(type);
   std::ostringstream os;
-  os << type << ":\n  category: " << s.category << "\n  snake_name: " << snake_name(type)
+  os << type << ":\n  category: " << s.category << "\n  snake_name: " << s.snake_name
      << "\n  uniq_name: " << uniq_name(type) << "\n";
   if (!s.doc.empty()) os << "  doc: " << s.doc << "\n";
   os << "  inputs:" << (s.inputs.empty() ? " []" : "") << "\n";
@@ -108,7 +108,7 @@ std::string query_json(const std::string& type, const std::vector<TargetTable>& 
   nlohmann::ordered_json j;
   j["function"] = type;
   j["category"] = s.category;
-  j["snake_name"] = snake_name(type);
+  j["snake_name"] = s.snake_name;
   j["uniq_name"] = uniq_name(type);
   j["inputs"] = nlohmann::json::array();
   for (const auto& in : s.inputs)

@@ -1,6 +1,7 @@
 // Function sets for `nncli function_info`: libnn's registry, the NNB/ONNX writers' support queries (when
 // built), model functions and function-list files.
 #include "function_info_sets.hpp"
+#include "formats/nnb/nnb_args.hpp"
 #include "formats/tflite/tflite_export.hpp"
 
 #include <fstream>
@@ -162,45 +163,9 @@ std::optional<int> parse_opset(const std::string& text) {
 }
 
 std::string uniq_name(const std::string& type) {
-  const nn::OpSchema* schema = nn::OpRegistry::instance().find(type);
-  if (!schema) return type;
-  std::string code;
-  for (const auto& arg : schema->args) {
-    switch (arg.type) {
-      case nn::AttrType::kBool:
-        code += "B";
-        break;
-      case nn::AttrType::kFloat:
-      case nn::AttrType::kDouble:
-        code += "f";
-        break;
-      case nn::AttrType::kInt:
-      case nn::AttrType::kString:
-        code += "i";
-        break;
-      case nn::AttrType::kShape:
-      case nn::AttrType::kInts:
-        code += "iI";
-        break;
-      case nn::AttrType::kFloats:
-        code += "fF";
-        break;
-      case nn::AttrType::kCommunicator:
-        code += "C";
-        break;
-    }
-  }
-  return type + "_" + (code.empty() ? "Empty" : code);
-}
-
-std::string snake_name(const std::string& type) {
-  static const std::map<std::string, std::string> names = {
-#define NN_OP(Type, snake) {#Type, #snake},
-#include "nn/ops/ops.def"
-#undef NN_OP
-  };
-  auto it = names.find(type);
-  return it == names.end() ? "" : it->second;
+  if (!nn::OpRegistry::instance().find(type)) return type;
+  const std::string codes = nn::formats::nnb::argument_codes(type);
+  return type + "_" + (codes.empty() ? "Empty" : codes);
 }
 
 }  // namespace nncli::function_info

@@ -52,7 +52,5 @@ std::optional<int> parse_opset(const std::string& text);
 // nnabla's uniq name of a function at the newest API level: "<Type>_<argcode>" (nnb-format.md §6.3), e.g.
 // "Convolution_iiIiIiIiB"; "<Type>_Empty" without arguments.
 std::string uniq_name(const std::string& type);
-// snake_case name from ops.def ("" when unknown).
-std::string snake_name(const std::string& type);
 
 }  // namespace nncli::function_info

@@ -7,6 +7,7 @@
 #include "formats/nnb/nnb_args.hpp"
 #include "nn/core/error.hpp"
 #include "nn/ir/function_label.hpp"
+#include "nn/ops/op_registry.hpp"
 
 namespace nn::formats::csrc {
 
@@ -22,7 +23,8 @@ struct FunctionText {
 FunctionText function_text(const CsrcPlan& plan, size_t k) {
   const auto& f = plan.network->functions[k];
   FunctionText t;
-  t.snake = snake_of(f.type);
+  const OpSchema* schema = OpRegistry::instance().find(f.type);
+  t.snake = schema ? schema->snake_name : "";
   NN_CHECK(!t.snake.empty()) << ir::label(f) << ": no snake_case name for CSRC";
   t.arg_names = nnb::argument_names(f.type, plan.nnb.functions[k].args.size());
   return t;

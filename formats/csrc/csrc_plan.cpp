@@ -86,16 +86,6 @@ std::string lower(std::string text) {
   return text;
 }
 
-std::string snake_of(const std::string& type) {
-  static const std::map<std::string, std::string> names = {
-#define NN_OP(Type, snake) {#Type, #snake},
-#include "nn/ops/ops.def"
-#undef NN_OP
-  };
-  auto it = names.find(type);
-  return it == names.end() ? "" : it->second;
-}
-
 std::string c_identifier(const std::string& name) {
   std::string out;
   for (unsigned char c : name) out += std::isalnum(c) ? char(c) : '_';

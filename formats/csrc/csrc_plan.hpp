@@ -28,8 +28,6 @@ CsrcPlan make_plan(const nn::ir::Model& model, int64_t batch_size);
 std::string python_float(double value);
 std::string upper(std::string text);
 std::string lower(std::string text);
-// snake_case of a function type from ops.def ("" when unknown).
-std::string snake_of(const std::string& type);
 // A C identifier made from `name` (non-identifier characters become '_').
 std::string c_identifier(const std::string& name);
 // Element count of a variable's NNB shape.

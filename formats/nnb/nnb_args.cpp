@@ -12,21 +12,6 @@ namespace nn::formats::nnb {
 
 namespace {
 
-std::string code_of(AttrType t) {
-  switch (t) {
-    case AttrType::kInt: return "i";
-    case AttrType::kFloat:
-    case AttrType::kDouble: return "f";
-    case AttrType::kBool: return "B";
-    case AttrType::kString: return "i";
-    case AttrType::kShape:
-    case AttrType::kInts: return "iI";
-    case AttrType::kFloats: return "F";
-    case AttrType::kCommunicator: return "C";
-  }
-  return "?";
-}
-
 const std::map<std::string, std::vector<std::string>>& choice_table() {
   static const std::map<std::string, std::vector<std::string>> table = {
       {"Shift.border_mode", {"nearest", "reflect"}},
@@ -73,6 +58,27 @@ AttrValue value_of(const ArgSpec& spec, const Attrs& attrs) {
 
 }  // namespace
 
+std::string argument_code(AttrType type) {
+  switch (type) {
+    case AttrType::kInt:
+    case AttrType::kString: return "i";
+    case AttrType::kFloat:
+    case AttrType::kDouble: return "f";
+    case AttrType::kBool: return "B";
+    case AttrType::kShape:
+    case AttrType::kInts: return "iI";
+    case AttrType::kFloats: return "fF";
+    case AttrType::kCommunicator: return "C";
+  }
+  return "?";
+}
+
+std::string argument_codes(const std::string& type) {
+  std::string codes;
+  for (const ArgSpec& a : OpRegistry::instance().get(type).args) codes += argument_code(a.type);
+  return codes;
+}
+
 const std::vector<std::string>& string_choices(const std::string& type, const std::string& arg) {
   static const std::vector<std::string> none;
   auto it = choice_table().find(type + "." + arg);
@@ -83,8 +89,7 @@ std::vector<NnbArgument> encode_arguments(const std::string& type, const std::st
                                           const Attrs& attrs, int level) {
   const OpSchema& schema = OpRegistry::instance().get(type);
   const std::vector<std::string> codes = split_argcode(argcode);
-  std::string current;
-  for (const auto& a : schema.args) current += code_of(a.type);
+  const std::string current = argument_codes(type);
   NN_CHECK_CODE(!(schema.args.empty() && !codes.empty()), ErrorCode::kUnsupported)
       << type << "_" << argcode << " is not supported by API Level:" << level << ".";
   std::vector<NnbArgument> out;
@@ -94,10 +99,10 @@ std::vector<NnbArgument> encode_arguments(const std::string& type, const std::st
       NN_LOG_VERBOSE << type << "." << spec.name << " is omitted for lower API Level:" << level;
       continue;
     }
-    NN_CHECK_CODE(codes[k] == code_of(spec.type), ErrorCode::kUnsupported)
+    NN_CHECK_CODE(codes[k] == argument_code(spec.type), ErrorCode::kUnsupported)
         << type << "_" << argcode << " is not supported by API Level:" << level << ". (nnabla has "
         << type << "_" << current << ")";
-    NN_CHECK_CODE(codes[k] != "F" && codes[k] != "C", ErrorCode::kUnsupported)
+    NN_CHECK_CODE(codes[k] != "fF" && codes[k] != "C", ErrorCode::kUnsupported)
         << type << "." << spec.name << ": argument type " << attr_type_name(spec.type)
         << " cannot be stored in NNB";
     const AttrValue v = value_of(spec, attrs);

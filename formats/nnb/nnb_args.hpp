@@ -5,8 +5,16 @@
 
 #include "formats/nnb/nnb_file.hpp"
 #include "nn/ops/attributes.hpp"
+#include "nn/ops/op_schema.hpp"
 
 namespace nn::formats::nnb {
+
+// nnabla's argument code of one argument type: "i" (int64, string), "f" (float, double), "B", "iI" (Shape,
+// repeated int64), "fF" (repeated float), "C" (Communicator).
+std::string argument_code(AttrType type);
+// The argument codes of a function's current definition, e.g. "iiIiIiIiB" for Convolution ("" without
+// arguments; throws for a type without a schema). uniq names and NNB export both use it.
+std::string argument_codes(const std::string& type);
 
 // Encodes `attrs` of a `type` function for a level's argcode; trailing arguments the argcode lacks are
 // dropped (logged). Throws (kUnsupported) when the argument types do not match the argcode.

@@ -83,6 +83,7 @@ void decode_arguments(const Blocks& blocks, int32_t record, NnbFunction& f, cons
   const size_t length = blocks.length(record, what);
   size_t pos = 20;
   for (const std::string& code : split_argcode(entry->argcode)) {
+    if (code == "fF") break;  // repeated floats have no NNB encoding: the writer refuses them
     pos = (pos + arg_align(code) - 1) / arg_align(code) * arg_align(code);
     if (pos + arg_bytes(code) > length) break;  // older record layout: fewer arguments
     NnbArgument a;

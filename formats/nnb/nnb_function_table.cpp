@@ -13,10 +13,24 @@ namespace {
 const std::vector<FunctionIdEntry>& all_entries() {
   static const std::vector<FunctionIdEntry> entries = {
 #define NNB_FUNCTION_ID(level, type, argcode, id) {level, #type, argcode, id},
+#define NNB_C_RUNTIME(type, ...)
 #include "formats/nnb/nnb_function_ids.def"
+#undef NNB_C_RUNTIME
 #undef NNB_FUNCTION_ID
   };
   return entries;
+}
+
+// nnabla-c-runtime's functions -> the inputs an NNB stores transposed.
+const std::map<std::string, std::vector<size_t>>& c_runtime_table() {
+  static const std::map<std::string, std::vector<size_t>> table = {
+#define NNB_FUNCTION_ID(level, type, argcode, id)
+#define NNB_C_RUNTIME(type, ...) {#type, {__VA_ARGS__}},
+#include "formats/nnb/nnb_function_ids.def"
+#undef NNB_C_RUNTIME
+#undef NNB_FUNCTION_ID
+  };
+  return table;
 }
 
 }  // namespace
@@ -58,8 +72,10 @@ const FunctionIdEntry* function_by_id(int id) {
 std::vector<std::string> split_argcode(const std::string& argcode) {
   std::vector<std::string> codes;
   for (size_t i = 0; i < argcode.size(); ++i) {
-    if (argcode[i] == 'i' && i + 1 < argcode.size() && argcode[i + 1] == 'I') {
-      codes.push_back("iI");
+    const bool list = i + 1 < argcode.size() && ((argcode[i] == 'i' && argcode[i + 1] == 'I') ||
+                                                 (argcode[i] == 'f' && argcode[i + 1] == 'F'));
+    if (list) {
+      codes.push_back(argcode.substr(i, 2));
       ++i;
     } else {
       codes.push_back(std::string(1, argcode[i]));
@@ -68,29 +84,19 @@ std::vector<std::string> split_argcode(const std::string& argcode) {
   return codes;
 }
 
-const std::vector<std::string>& c_runtime_functions() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n = {
-        "Affine", "Convolution", "DepthwiseConvolution", "Deconvolution", "MaxPooling", "AveragePooling",
-        "SumPooling", "Unpooling", "Sigmoid", "Swish", "Tanh", "ReLU", "LeakyReLU", "Softmax", "ELU", "SELU",
-        "CReLU", "CELU", "PReLU", "BatchNormalization", "TensorNormalization", "MeanSubtraction", "Sum",
-        "Add2", "AddN", "MulN", "Sub2", "Mul2", "Div2", "Pow2", "AddScalar", "MulScalar", "PowScalar",
-        "RSubScalar", "RDivScalar", "RPowScalar", "Sign", "Minimum2", "Maximum2", "MinimumScalar",
-        "MaximumScalar", "Abs", "Exp", "Log", "Identity", "BatchMatmul", "Round", "Concatenate", "Split",
-        "Stack", "Slice", "Transpose", "Flip", "Shift", "Reshape", "MatrixDiag", "MatrixDiagPart", "Trilu",
-        "Dropout", "BinarySigmoid", "BinaryTanh", "BinaryConnectAffine", "BinaryConnectConvolution",
-        "BinaryWeightAffine", "BinaryWeightConvolution"};
-    std::sort(n.begin(), n.end());
-    return n;
-  }();
-  return names;
+bool c_runtime_implements(const std::string& type) { return c_runtime_table().count(type) != 0; }
+
+const std::vector<size_t>& transposed_inputs(const std::string& type) {
+  static const std::vector<size_t> none;
+  auto it = c_runtime_table().find(type);
+  return it == c_runtime_table().end() ? none : it->second;
 }
 
 std::vector<std::string> nnb_supported_functions(int api_level) {
   const auto& table = function_table(effective_api_level(api_level));
   std::vector<std::string> names;
-  for (const auto& n : c_runtime_functions())
-    if (table.count(n)) names.push_back(n);
+  for (const auto& [name, inputs] : c_runtime_table())
+    if (table.count(name)) names.push_back(name);
   return names;
 }
 

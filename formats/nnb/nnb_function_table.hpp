@@ -1,4 +1,4 @@
-// NNB function ids per API level (nnb_function_ids.def) and the argument codes of each id.
+// NNB function facts (nnb_function_ids.def): ids and argument codes per API level, c-runtime support.
 #pragma once
 #include <map>
 #include <string>
@@ -21,9 +21,11 @@ int effective_api_level(int requested);
 const std::map<std::string, FunctionIdEntry>& function_table(int level);
 // The entry with this id (any level), or nullptr.
 const FunctionIdEntry* function_by_id(int id);
-// Splits an argcode into per-argument codes: "i", "f", "B", "iI" (list), "F" (floats), "C".
+// Splits an argcode into per-argument codes: "i", "f", "B", "iI" (list), "fF" (floats), "C".
 std::vector<std::string> split_argcode(const std::string& argcode);
-// Functions nnabla-c-runtime implements (newest level), sorted.
-const std::vector<std::string>& c_runtime_functions();
+// Whether nnabla-c-runtime implements `type` (at the newest level).
+bool c_runtime_implements(const std::string& type);
+// The inputs of `type` an NNB stores transposed (2-D parameters, output-major); empty for most functions.
+const std::vector<size_t>& transposed_inputs(const std::string& type);
 
 }  // namespace nn::formats::nnb

@@ -72,10 +72,7 @@ nn::ir::Model nnb_to_model(const NnbNetwork& n) {
     if (n.variables[v].has_data()) data[v] = decode_data(n.variables[v]);
   for (const auto& f : n.functions) {
     const std::string& type = function_by_id(f.type)->type;
-    std::vector<size_t> w;
-    if (type == "Affine") w = {1};
-    if (type == "BinaryConnectAffine" || type == "BinaryWeightAffine") w = {1, 2};
-    for (size_t k : w)
+    for (size_t k : transposed_inputs(type))
       if (k < f.inputs.size() && n.variables[f.inputs[k]].has_data() && transposed.insert(f.inputs[k]).second)
         data[f.inputs[k]] = untranspose(data[f.inputs[k]], n.variables[f.inputs[k]].shape.empty()
                                                                ? 0 : n.variables[f.inputs[k]].shape[0]);

@@ -150,10 +150,7 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
       if (const nn::ir::Parameter* p = model.find_parameter(v.name)) data[v.name] = p->data;
   std::set<std::string> transposed;
   for (const auto& f : net->functions) {
-    std::vector<size_t> inputs;
-    if (f.type == "Affine") inputs = {1};
-    if (f.type == "BinaryConnectAffine" || f.type == "BinaryWeightAffine") inputs = {1, 2};
-    for (size_t k : inputs) {
+    for (size_t k : transposed_inputs(f.type)) {
       if (k >= f.inputs.size() || !data.count(f.inputs[k]) || !transposed.insert(f.inputs[k]).second) continue;
       const auto* v = net->find_variable(f.inputs[k]);
       data[f.inputs[k]] = transpose_2d(data[f.inputs[k]], v->shape.empty() ? 0 : v->shape[0]);

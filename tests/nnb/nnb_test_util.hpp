@@ -5,7 +5,19 @@
 #include <string>
 #include <vector>
 
+#include "nn/ir/model.hpp"
+
 namespace nn::formats::nnb::test {
+
+// The executor "exec" of network "net" with one data and one output variable.
+inline nn::ir::Executor net_executor(const std::string& input, const std::string& output) {
+  nn::ir::Executor e;
+  e.name = "exec";
+  e.network_name = "net";
+  e.data_variable = {{input, input}};
+  e.output_variable = {{output, "", output}};
+  return e;
+}
 
 inline std::filesystem::path testdata_dir() {
   if (const char* env = std::getenv("NN_TESTDATA_DIR"); env && *env) return env;

@@ -12,6 +12,7 @@
 #include "formats/nnb/nnb_to_ir.hpp"
 #include "formats/nnb/nnb_writer.hpp"
 #include "nn/core/error.hpp"
+#include "nnb_test_util.hpp"
 
 namespace nn::formats::nnb::test {
 
@@ -41,12 +42,7 @@ nn::ir::Model tiny_model() {
   std::vector<float> w(12);
   for (size_t k = 0; k < w.size(); ++k) w[k] = float(k) * 0.25f - 1.5f;
   m.parameters = {{"W", {4, 3}, w, false}, {"b", {3}, {0.5f, -0.25f, 3.0f}, false}};
-  nn::ir::Executor e;
-  e.name = "exec";
-  e.network_name = "net";
-  e.data_variable = {{"x", "x"}};
-  e.output_variable = {{"z", "", "z"}};
-  m.executors = {e};
+  m.executors = {net_executor("x", "z")};
   return m;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/core/error.hpp"
 #include "nn/ops/op_registry.hpp"
 
 namespace {
@@ -43,6 +44,40 @@ TEST(OpCoverage, EveryOpHasSchemaKernelAndTest) {
     auto k = reg.kernels(op);
     EXPECT_NE(std::find(k.begin(), k.end(), "cpu:float"), k.end()) << op << " has no CPU kernel";
     EXPECT_TRUE(suites.count(op)) << op << " has no test suite named " << op;
+  }
+}
+
+TEST(OpCoverage, SnakeNamesComeFromOpsDef) {
+  auto& reg = nn::OpRegistry::instance();
+#define NN_OP(Type, snake)                       \
+  ASSERT_NE(reg.find(#Type), nullptr) << #Type; \
+  EXPECT_EQ(reg.find(#Type)->snake_name, #snake);
+#include "nn/ops/ops.def"
+#undef NN_OP
+  EXPECT_EQ(reg.get("BatchNormalization").snake_name, "batch_normalization");
+  EXPECT_EQ(reg.get("ReLU6").snake_name, "relu6");
+}
+
+// Kernels read their arguments from the schema-completed attrs: constructing any op from its schema's defaults
+// (and placeholder values for arguments without one) never reads a missing argument (an internal error).
+TEST(OpCoverage, EveryOpConstructsFromItsSchemaDefaults) {
+  auto& reg = nn::OpRegistry::instance();
+  for (const char* op : kAllOps) {
+    nn::Attrs attrs;
+    for (const auto& a : reg.get(op).args) {
+      if (a.default_value || a.type == nn::AttrType::kCommunicator) continue;
+      if (a.type == nn::AttrType::kInt) attrs.set(a.name, int64_t(1));
+      if (a.type == nn::AttrType::kFloat || a.type == nn::AttrType::kDouble) attrs.set(a.name, 1.0);
+      if (a.type == nn::AttrType::kBool) attrs.set(a.name, false);
+      if (a.type == nn::AttrType::kString) attrs.set(a.name, std::string());
+      if (a.type == nn::AttrType::kShape || a.type == nn::AttrType::kInts) attrs.set(a.name, std::vector<int64_t>{1});
+      if (a.type == nn::AttrType::kFloats) attrs.set(a.name, std::vector<double>{1.0});
+    }
+    try {
+      reg.create(op, attrs, nn::cpu_context());
+    } catch (const nn::Error& e) {
+      EXPECT_NE(e.code(), nn::ErrorCode::kInternal) << op << ": " << e.what();
+    }
   }
 }
 

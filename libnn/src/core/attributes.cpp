@@ -46,7 +46,38 @@ namespace {
   NN_FAIL(ErrorCode::kInvalid) << "argument '" << name << "' should be " << want << ", got "
                                << attr_to_string(v);
 }
+const AttrValue& present(const Attrs& attrs, const std::string& name) {
+  const AttrValue* v = attrs.find(name);
+  NN_CHECK_CODE(v != nullptr, ErrorCode::kInternal)
+      << "internal: argument '" << name << "' is missing (the function's schema gives it no default)";
+  return *v;
+}
 }  // namespace
+
+int64_t Attrs::get_int(const std::string& name) const {
+  present(*this, name);
+  return get_int(name, 0);
+}
+double Attrs::get_float(const std::string& name) const {
+  present(*this, name);
+  return get_float(name, 0.0);
+}
+bool Attrs::get_bool(const std::string& name) const {
+  present(*this, name);
+  return get_bool(name, false);
+}
+std::string Attrs::get_string(const std::string& name) const {
+  present(*this, name);
+  return get_string(name, "");
+}
+std::vector<int64_t> Attrs::get_ints(const std::string& name) const {
+  present(*this, name);
+  return get_ints(name, {});
+}
+std::vector<double> Attrs::get_floats(const std::string& name) const {
+  present(*this, name);
+  return get_floats(name, {});
+}
 
 int64_t Attrs::get_int(const std::string& name, int64_t def) const {
   const AttrValue* v = find(name);

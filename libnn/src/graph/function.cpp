@@ -7,7 +7,7 @@
 namespace nn {
 
 Function::Function(const OpSchema& schema, const Context& ctx, const Attrs& attrs)
-    : schema_(schema), ctx_(ctx), attrs_(attrs) {}
+    : schema_(schema), ctx_(ctx), attrs_(schema.complete(attrs)) {}  // the schema fills every default
 
 const std::string& Function::type() const { return schema_.name; }
 

@@ -20,6 +20,10 @@ OpRegistry& OpRegistry::instance() {
 #define NN_OP(Type, snake) ops::register_##snake(*r);
 #include "nn/ops/ops.def"
 #undef NN_OP
+    // The snake_case name is a fact of the inventory: every schema takes it from its ops.def line.
+#define NN_OP(Type, snake) r->schemas_.at(#Type).snake_name = #snake;
+#include "nn/ops/ops.def"
+#undef NN_OP
 #ifdef NN_WITH_CUDA
     cuda::register_kernels(*r);  // after the CPU kernels: the CUDA ones reuse their schemas
 #endif

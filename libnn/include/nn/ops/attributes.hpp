@@ -43,6 +43,17 @@ class Attrs {
   const std::map<std::string, AttrValue>& values() const { return values_; }
   bool empty() const { return values_.empty(); }
 
+  // An argument the function's schema filled in (every argument with a default is present once a Function is
+  // constructed): a missing one is an internal error. Kernels read arguments this way.
+  int64_t get_int(const std::string& name) const;
+  double get_float(const std::string& name) const;
+  bool get_bool(const std::string& name) const;
+  std::string get_string(const std::string& name) const;
+  std::vector<int64_t> get_ints(const std::string& name) const;
+  std::vector<double> get_floats(const std::string& name) const;
+
+  // With a fallback, for attributes that may be absent (a model's IR attributes, arguments whose default
+  // depends on the inputs).
   int64_t get_int(const std::string& name, int64_t def) const;
   double get_float(const std::string& name, double def) const;
   bool get_bool(const std::string& name, bool def) const;

@@ -90,8 +90,8 @@ class CudaSlice : public CudaViewFunction<T> {
     k::StridedView v = contiguous_view(y);
     const int nd = int(x.size());
     const Attrs& attrs = this->attrs_;
-    auto start = attrs.has("start") ? attrs.get_ints("start", {}) : std::vector<int64_t>(x.size(), 0);
-    auto step = attrs.has("step") ? attrs.get_ints("step", {}) : std::vector<int64_t>(x.size(), 1);
+    auto start = attrs.has("start") ? attrs.get_ints("start") : std::vector<int64_t>(x.size(), 0);
+    auto step = attrs.has("step") ? attrs.get_ints("step") : std::vector<int64_t>(x.size(), 1);
     start.insert(start.begin(), x.size() - start.size(), 0);
     step.insert(step.begin(), x.size() - step.size(), 1);
     const Shape strides = shape_strides(x);
@@ -164,7 +164,7 @@ class CudaReduce : public CudaWithCpuSetup {
     const Shape& xs = in[0]->shape();
     NN_CHECK(xs.size() <= size_t(k::kMaxDims)) << type() << ": the CUDA kernel supports at most 8 dimensions";
     auto plan = ops::make_reduce_plan(xs, attrs_.get_ints("axes", {}), attrs_.has("axes"),
-                                      attrs_.get_bool("keep_dims", false));
+                                      attrs_.get_bool("keep_dims"));
     dims_ = k::ReduceDims{};
     const Shape strides = shape_strides(xs);
     back_ = k::StridedView{};

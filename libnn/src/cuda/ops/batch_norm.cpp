@@ -2,6 +2,7 @@
 // and their grads in float) with the CPU kernel's setup, statistics, running-average update and backward.
 #include "cuda/kernels/pool_norm.hpp"
 #include "cuda/ops/cuda_ops.hpp"
+#include "ops/normalization/batch_norm_args.hpp"
 
 namespace nn::cuda {
 
@@ -13,22 +14,17 @@ template <class T>
 class CudaBatchNormalization : public CudaWithCpuSetup {
  public:
   CudaBatchNormalization(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a),
-        decay_(float(a.get_float("decay_rate", 0.9))),
-        eps_(float(a.get_float("eps", 1e-5))),
-        batch_stat_(a.get_bool("batch_stat", true)),
-        no_scale_(a.get_bool("no_scale", false)),
-        no_bias_(a.get_bool("no_bias", false)) {}
+      : CudaWithCpuSetup(s, c, a), args_(attrs_) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaWithCpuSetup::setup_impl(in, out);  // input count, axes and parameter shapes are checked there
-    beta_ = no_bias_ ? -1 : 1;
-    gamma_ = no_scale_ ? -1 : (no_bias_ ? 1 : 2);
+    beta_ = args_.no_bias ? -1 : 1;
+    gamma_ = args_.no_scale ? -1 : (args_.no_bias ? 1 : 2);
     mean_ = int(in.size()) - 2;
     var_ = int(in.size()) - 1;
     const Shape& xs = in[0]->shape();
-    const int axis = normalize_axis(attrs_.get_ints("axes", {1})[0], xs.size(), "BatchNormalization: axis");
+    const int axis = normalize_axis(attrs_.get_ints("axes")[0], xs.size(), "BatchNormalization: axis");
     dims_ = k::BnDims{};
     dims_.outer = shape_size(xs, 0, size_t(axis));
     dims_.channels = xs[size_t(axis)];
@@ -48,7 +44,7 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
     const float* gamma = gamma_ < 0 ? nullptr : data_in<float>(in[gamma_]);
     float* scale = slot(kScale);
     float* shift = slot(kShift);
-    if (batch_stat_) {
+    if (args_.batch_stat) {
       float* mean = slot(kBatchMean);
       float* var = slot(kBatchVar);
       k::bn_batch_stats<T>(st(), dims_, x, scratch(), mean, var);
@@ -56,14 +52,14 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
       float* running_var = data_inout(in[var_]);
       float* mean_out = out.size() == 3 ? data_out<float>(out[1]) : nullptr;
       float* var_out = out.size() == 3 ? data_out<float>(out[2]) : nullptr;
-      k::bn_finish_stats(st(), c, dims_.outer * dims_.inner, mean, var, running_mean, running_var, decay_, gamma,
-                         beta, eps_, scale, shift, mean_out, var_out);
+      k::bn_finish_stats(st(), c, dims_.outer * dims_.inner, mean, var, running_mean, running_var,
+                         args_.decay_rate, gamma, beta, args_.eps, scale, shift, mean_out, var_out);
       stats_ready_ = true;
     } else {
       const float* mean = data_in<float>(in[mean_]);
       const float* var = data_in<float>(in[var_]);
-      k::bn_finish_stats(st(), c, dims_.outer * dims_.inner, mean, var, nullptr, nullptr, decay_, gamma, beta,
-                         eps_, scale, shift, nullptr, nullptr);
+      k::bn_finish_stats(st(), c, dims_.outer * dims_.inner, mean, var, nullptr, nullptr, args_.decay_rate, gamma,
+                         beta, args_.eps, scale, shift, nullptr, nullptr);
     }
     k::bn_normalize<T>(st(), dims_, x, scale, shift, data_out<T>(out[0]));
   }
@@ -73,14 +69,14 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
     const bool want_beta = beta_ >= 0 && prop[beta_], want_gamma = gamma_ >= 0 && prop[gamma_];
     if (!prop[0] && !want_beta && !want_gamma && !prop[mean_] && !prop[var_]) return;
     auto scope = enter();
-    NN_CHECK(!batch_stat_ || stats_ready_) << "BatchNormalization: backward needs a forward first (batch_stat "
+    NN_CHECK(!args_.batch_stat || stats_ready_) << "BatchNormalization: backward needs a forward first (batch_stat "
                                               "uses the batch statistics it computes)";
     allocate();
     const T* x = data_in<T>(in[0]);
     const T* dy = grad_out<T>(out[0]);
     const float* gamma = gamma_ < 0 ? nullptr : data_in<float>(in[gamma_]);
-    const float* mean = batch_stat_ ? slot(kBatchMean) : data_in<float>(in[mean_]);
-    const float* var = batch_stat_ ? slot(kBatchVar) : data_in<float>(in[var_]);
+    const float* mean = args_.batch_stat ? slot(kBatchMean) : data_in<float>(in[mean_]);
+    const float* var = args_.batch_stat ? slot(kBatchVar) : data_in<float>(in[var_]);
     k::BnGrads g;
     if (out.size() == 3) {
       g.dmean_out = grad_out<float>(out[1]);
@@ -91,8 +87,8 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
     if (prop[mean_]) g.dmean = grad_in<float>(in[mean_], accum[mean_]), g.accum_mean = accum[mean_];
     if (prop[var_]) g.dvar = grad_in<float>(in[var_], accum[var_]), g.accum_var = accum[var_];
     k::bn_backward_sums<T>(st(), dims_, x, dy, mean, scratch());
-    k::bn_backward_coefficients(st(), dims_, batch_stat_, scratch(), gamma, var, eps_, g, slot(kDy), slot(kXc),
-                                slot(kConst));
+    k::bn_backward_coefficients(st(), dims_, args_.batch_stat, scratch(), gamma, var, args_.eps, g, slot(kDy),
+                                slot(kXc), slot(kConst));
     if (!prop[0]) return;
     k::bn_backward_dx<T>(st(), dims_, x, dy, mean, slot(kDy), slot(kXc), slot(kConst),
                          grad_in<T>(in[0], accum[0]), accum[0]);
@@ -112,8 +108,7 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
     return static_cast<float*>(v->data()->cast_raw(ArrayKey{DType::kFloat32, dev()}, false));
   }
 
-  float decay_, eps_;
-  bool batch_stat_, no_scale_, no_bias_;
+  const ops::BatchNormArgs args_;
   int beta_ = 1, gamma_ = 2, mean_ = 3, var_ = 4;  // input indices (-1: absent)
   k::BnDims dims_;
   std::shared_ptr<Buffer> per_channel_, scratch_;

@@ -29,7 +29,7 @@ constexpr cudnnDataType_t cudnn_type() {
 // filter (x channels, y channels / group, kernel...) is the deconvolution weight as the CPU kernel lays it out.
 ConvProblem conv_problem(ConvKind kind, const std::string& op, const Shape& x, const Shape& w, const Shape& y,
                          const Attrs& attrs) {
-  const size_t base_axis = size_t(attrs.get_int("base_axis", 1));
+  const size_t base_axis = size_t(attrs.get_int("base_axis"));
   const size_t spatial = x.size() - base_axis - 1;
   const ops::ConvArgs args = ops::read_conv_args(attrs, spatial, op);
   const Shape x_spatial(x.begin() + base_axis + 1, x.end());
@@ -49,7 +49,7 @@ ConvProblem conv_problem(ConvKind kind, const std::string& op, const Shape& x, c
     case ConvKind::kBinaryConnect:
     case ConvKind::kBinaryWeight:
     case ConvKind::kDeconvolution:  // w: (OC, C / group, kernel...) or (x channels, y channels / group, kernel...)
-      p.group = attrs.get_int("group", 1);
+      p.group = attrs.get_int("group");
       p.kernel.assign(w.begin() + 2, w.end());
       break;
     case ConvKind::kDepthwiseConvolution:  // w: (C * multiplier, kernel...), one group per input channel
@@ -77,14 +77,14 @@ class CudnnConvolution : public CudaWithCpuSetup {
   static constexpr size_t kBiasIndex = kKind == ConvKind::kBinaryConnect ? 3 : kKind == ConvKind::kBinaryWeight ? 4 : 2;
 
   void setup_impl(const Variables& in, const Variables& out) override {
-    NN_CHECK_CODE(!attrs_.get_bool("channel_last", false), ErrorCode::kUnsupported)
+    NN_CHECK_CODE(!(attrs_.has("channel_last") && attrs_.get_bool("channel_last")), ErrorCode::kUnsupported)
         << type() << ": channel_last=true is not supported by the cuDNN kernel (input " << to_string(in[0]->shape())
         << "); use the channel-first layout";
     CudaWithCpuSetup::setup_impl(in, out);
     const Shape& y = out[0]->shape();
     conv_.setup(type(), conv_problem(kKind, type(), in[0]->shape(), in[1]->shape(), y, attrs_), cudnn_type<T>(),
                 ctx_.device_id);
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     bias_outer_ = shape_size(y, 0, size_t(base_axis));
     bias_channels_ = y[size_t(base_axis)];
     bias_inner_ = shape_size(y, size_t(base_axis) + 1, y.size());
@@ -140,7 +140,7 @@ class CudnnConvolution : public CudaWithCpuSetup {
 
   // Writes binary_weight (and alpha) from weight as the CPU kernel does; returns the weight to apply.
   const T* binarized_weight(const Variables& in) {
-    const float zero_to = float(attrs_.get_float("quantize_zero_to", 1.0));
+    const float zero_to = float(attrs_.get_float("quantize_zero_to"));
     const int64_t n = in[1]->size();
     const T* w = data_in<T>(in[1]);
     T* bw = data_out<T>(in[2]);

@@ -7,6 +7,7 @@
 #include "cuda/kernels/kernels.hpp"
 #include "cuda/ops/cuda_ops.hpp"
 #include "ops/detail/binary.hpp"
+#include "ops/detail/unary_params.hpp"
 
 namespace nn::cuda {
 
@@ -27,22 +28,24 @@ inline bool unary_reads_output(k::Unary op) {
   return op == k::Unary::kSigmoid || op == k::Unary::kTanh || op == k::Unary::kSwish || op == k::Unary::kExp;
 }
 
-// The float parameters of each unary op, from its attributes (names and defaults as the CPU kernels).
+// The float parameters of each unary op, read by the CPU kernels' own argument structs.
 inline k::UnaryParams unary_params(k::Unary op, const Attrs& a) {
   k::UnaryParams p;
   switch (op) {
-    case k::Unary::kLeakyReLU: p.p0 = float(a.get_float("alpha", 0.1)); break;
-    case k::Unary::kELU: p.p0 = float(a.get_float("alpha", 1.0)); break;
+    case k::Unary::kLeakyReLU:
+    case k::Unary::kELU: p.p0 = ops::AlphaParams(a).alpha; break;
     case k::Unary::kAddScalar:
     case k::Unary::kMulScalar:
     case k::Unary::kPowScalar:
     case k::Unary::kRSubScalar:
-    case k::Unary::kRDivScalar: p.p0 = float(a.get_float("val", 1.0)); break;
-    case k::Unary::kSELU:
-      p.p0 = float(a.get_float("scale", 1.05070098735548));
-      p.p1 = float(a.get_float("alpha", 1.673263242354377));
+    case k::Unary::kRDivScalar: p.p0 = ops::ValParams(a).val; break;
+    case k::Unary::kSELU: {
+      const ops::SeluParams selu(a);
+      p.p0 = selu.scale;
+      p.p1 = selu.alpha;
       break;
-    case k::Unary::kSoftPlus: p.p0 = float(a.get_float("beta", 1.0)); break;
+    }
+    case k::Unary::kSoftPlus: p.p0 = ops::BetaParams(a).beta; break;
     default: break;
   }
   return p;
@@ -52,7 +55,7 @@ template <class T, k::Unary kOp>
 class CudaUnary : public CudaFunction {
  public:
   CudaUnary(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaFunction(s, c, a), params_(unary_params(kOp, a)) {}
+      : CudaFunction(s, c, a), params_(unary_params(kOp, attrs_)) {}
   bool grad_depends_output_data(int, int) const override { return unary_reads_output(kOp); }
   bool grad_depends_input_data(int, int) const override { return unary_reads_input(kOp); }
 
@@ -83,7 +86,7 @@ template <class T, k::Binary kOp>
 class CudaBinary : public CudaWithCpuSetup {
  public:
   CudaBinary(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), param_(kOp == k::Binary::kHuberLoss ? float(a.get_float("delta", 1.0)) : 0.f) {}
+      : CudaWithCpuSetup(s, c, a), param_(kOp == k::Binary::kHuberLoss ? float(attrs_.get_float("delta")) : 0.f) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {

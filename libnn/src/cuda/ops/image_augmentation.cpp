@@ -13,7 +13,7 @@ namespace {
 class CudaImageAugmentation : public CudaWithCpuSetup {
  public:
   CudaImageAugmentation(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), random_(a.get_int("seed", -1)), settings_(a) {}
+      : CudaWithCpuSetup(s, c, a), random_(attrs_.get_int("seed")), settings_(attrs_) {}
   bool is_stochastic() const override { return true; }
   bool has_backward() const override { return false; }
 
@@ -22,7 +22,7 @@ class CudaImageAugmentation : public CudaWithCpuSetup {
     CudaWithCpuSetup::setup_impl(in, out);  // shape, pad and the settings are checked there
     const Shape& xs = in[0]->shape();
     const Shape& ys = out[0]->shape();
-    pad_ = attrs_.get_ints("pad", {0, 0});
+    pad_ = attrs_.get_ints("pad");
     dims_ = k::AugmentDims{};
     dims_.w_in = int(xs[xs.size() - 1]);
     dims_.h_in = int(xs[xs.size() - 2]);

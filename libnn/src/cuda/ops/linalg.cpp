@@ -90,7 +90,7 @@ class CudaAffine : public CudaFunction {
     Shape b;
     if (in.size() > 2) b = in[2]->shape();
     products_.plan("Affine", in[0]->shape(), in[1]->shape(), in.size() > 2 ? &b : nullptr,
-                   attrs_.get_int("base_axis", 1));
+                   attrs_.get_int("base_axis"));
     out[0]->reshape(products_.plan().y_shape, true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
@@ -131,12 +131,12 @@ class CudaBinaryAffine : public CudaWithCpuSetup {
     Shape b;
     if (has_bias(in)) b = in[kBiasIndex]->shape();
     products_.plan(type().c_str(), in[0]->shape(), in[1]->shape(), has_bias(in) ? &b : nullptr,
-                   attrs_.get_int("base_axis", 1));
+                   attrs_.get_int("base_axis"));
     scaled_weight_.reset();
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
-    const float zero_to = float(attrs_.get_float("quantize_zero_to", 1.0));
+    const float zero_to = float(attrs_.get_float("quantize_zero_to"));
     const T* w = data_in<T>(in[1]);
     T* bw = data_out<T>(in[2]);
     const T* applied = bw;
@@ -192,8 +192,8 @@ class CudaBatchMatmul : public CudaWithCpuSetup {
     CudaWithCpuSetup::setup_impl(in, out);
     const Shape& as = in[0]->shape();
     const Shape& bs = in[1]->shape();
-    ta_ = attrs_.get_bool("transpose_a", false);
-    tb_ = attrs_.get_bool("transpose_b", false);
+    ta_ = attrs_.get_bool("transpose_a");
+    tb_ = attrs_.get_bool("transpose_b");
     rows_a_ = as[as.size() - 2], cols_a_ = as.back();
     rows_b_ = bs[bs.size() - 2], cols_b_ = bs.back();
     m_ = ta_ ? cols_a_ : rows_a_;

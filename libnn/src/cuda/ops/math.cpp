@@ -17,13 +17,13 @@ template <class T, bool kElu>
 class CudaConcatActivation : public CudaWithCpuSetup {
  public:
   CudaConcatActivation(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), alpha_(kElu ? float(a.get_float("alpha", 1.0)) : 0.f) {}
+      : CudaWithCpuSetup(s, c, a), alpha_(kElu ? float(attrs_.get_float("alpha")) : 0.f) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaWithCpuSetup::setup_impl(in, out);
     const Shape& s = in[0]->shape();
-    const auto split = ops::split_at_axis(s, normalize_axis(attrs_.get_int("axis", 1), s.size(), "axis"));
+    const auto split = ops::split_at_axis(s, normalize_axis(attrs_.get_int("axis"), s.size(), "axis"));
     outer_ = split.outer;
     block_ = split.size * split.inner;
   }
@@ -56,7 +56,7 @@ class CudaPReLU : public CudaWithCpuSetup {
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaWithCpuSetup::setup_impl(in, out);
     const Shape& xs = in[0]->shape();
-    const auto base_axis = size_t(attrs_.get_int("base_axis", 1));
+    const auto base_axis = size_t(attrs_.get_int("base_axis"));
     channels_ = in[1]->size() == 1 ? 1 : in[1]->shape()[0];
     inner_ = shape_size(xs, base_axis + 1, xs.size());
   }
@@ -106,7 +106,7 @@ template <class T>
 class CudaDropout : public CudaWithCpuSetup {
  public:
   CudaDropout(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), p_(a.get_float("p", 0.5)), seed_(a.get_int("seed", -1)) {}
+      : CudaWithCpuSetup(s, c, a), p_(attrs_.get_float("p")), seed_(attrs_.get_int("seed")) {}
   bool is_stochastic() const override { return true; }
 
  protected:

@@ -58,7 +58,7 @@ class CudaTopNError : public CudaLabelOp {
     check_labels(in[1], split_.size, "TopNError");
     const float* x = data_in(in[0]);
     const float* t = data_in(in[1]);
-    k::top_n_error_forward(st(), split_.outer, split_.size, split_.inner, x, t, attrs_.get_int("n", 1),
+    k::top_n_error_forward(st(), split_.outer, split_.size, split_.inner, x, t, attrs_.get_int("n"),
                            data_out(out[0]));
   }
   void backward_impl(const Variables& in, const Variables&, const std::vector<bool>& prop,

@@ -64,7 +64,7 @@ template <class T, bool kAverage>
 class CudaWindowSum : public CudaWithCpuSetup {
  public:
   CudaWindowSum(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), including_pad_(kAverage && a.get_bool("including_pad", true)) {}
+      : CudaWithCpuSetup(s, c, a), including_pad_(kAverage && attrs_.get_bool("including_pad")) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {

@@ -89,7 +89,7 @@ class CudaSplit : public CudaCpuShaped {
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaCpuShaped::setup_impl(in, out);
     const Shape& xs = in[0]->shape();
-    const int axis = normalize_axis(attrs_.get_int("axis", 0), xs.size(), "Split: axis");
+    const int axis = normalize_axis(attrs_.get_int("axis"), xs.size(), "Split: axis");
     outer_ = shape_size(xs, 0, axis);
     n_ = xs[axis];
     inner_ = shape_size(xs, axis + 1, xs.size());
@@ -123,7 +123,7 @@ class CudaStack : public CudaCpuShaped {
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaCpuShaped::setup_impl(in, out);
     const Shape& xs = in[0]->shape();
-    int64_t axis = attrs_.get_int("axis", 0);
+    int64_t axis = attrs_.get_int("axis");
     if (axis < 0) axis += int64_t(xs.size()) + 1;
     outer_ = shape_size(xs, 0, size_t(axis));
     inner_ = shape_size(xs, size_t(axis), xs.size());
@@ -253,7 +253,7 @@ class CudaBroadcastTo : public CudaBroadcastBase<T> {
     CudaCpuShaped::setup_impl(in, out);
     const Shape& xs = in[0]->shape();
     const Shape& ys = in[1]->shape();
-    int64_t axis = this->attrs_.get_int("axis", -1);
+    int64_t axis = this->attrs_.get_int("axis");
     if (axis < 0) axis = int64_t(xs.size() - ys.size());
     const Shape ystrides = shape_strides(ys);
     std::vector<int64_t> strides(xs.size(), 0);
@@ -270,13 +270,13 @@ class CudaArgExtreme : public CudaCpuShaped {
   using CudaCpuShaped::CudaCpuShaped;
 
  protected:
-  bool only_index() const { return attrs_.get_bool("only_index", false); }
+  bool only_index() const { return attrs_.get_bool("only_index"); }
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaCpuShaped::setup_impl(in, out);
     const Shape& xs = in[0]->shape();
     check_rank(xs, type());
     auto plan = ops::make_reduce_plan(xs, attrs_.get_ints("axes", {}), attrs_.has("axes"),
-                                      attrs_.get_bool("keep_dims", false));
+                                      attrs_.get_bool("keep_dims"));
     dims_ = reduce_dims(xs, plan.reduced);
     selected_.reset();
   }
@@ -320,7 +320,7 @@ class CudaProd : public CudaCpuShaped {
     const Shape& xs = in[0]->shape();
     check_rank(xs, type());
     auto plan = ops::make_reduce_plan(xs, attrs_.get_ints("axes", {}), attrs_.has("axes"),
-                                      attrs_.get_bool("keep_dims", false));
+                                      attrs_.get_bool("keep_dims"));
     dims_ = reduce_dims(xs, plan.reduced);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
@@ -417,7 +417,7 @@ class CudaPad : public CudaCpuShaped {
     const Shape& xs = in[0]->shape();
     const Shape& ys = out[0]->shape();
     const auto pw = attrs_.get_ints("pad_width", {});
-    const std::string mode = attrs_.get_string("mode", "constant");
+    const std::string mode = attrs_.get_string("mode");
     const size_t lead = xs.size() - pw.size() / 2;
     RemapTables::Tables tables(xs.size());
     for (size_t d = 0; d < xs.size(); ++d) {
@@ -440,7 +440,7 @@ class CudaPad : public CudaCpuShaped {
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
-    const float value = float(attrs_.get_float("constant_value", 0.0));
+    const float value = float(attrs_.get_float("constant_value"));
     k::remap_forward(st(), tables_.dims(), tables_.device(st()), data_in<T>(in[0]), data_out<T>(out[0]), value);
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
@@ -461,7 +461,7 @@ class CudaPad : public CudaCpuShaped {
 class CudaRandomRemap : public CudaCpuShaped {
  public:
   CudaRandomRemap(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaCpuShaped(s, c, a), random_(a.get_int("seed", -1)) {}
+      : CudaCpuShaped(s, c, a), random_(attrs_.get_int("seed")) {}
 
  protected:
   virtual RemapTables::Tables draw(RandomEngine& engine) = 0;
@@ -470,7 +470,7 @@ class CudaRandomRemap : public CudaCpuShaped {
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaCpuShaped::setup_impl(in, out);
     const Shape& xs = in[0]->shape();
-    base_axis_ = int(attrs_.get_int("base_axis", 1));
+    base_axis_ = int(attrs_.get_int("base_axis"));
     samples_ = shape_size(xs, 0, size_t(base_axis_));
     inner_shape_.assign(xs.begin() + base_axis_, xs.end());
     check_rank(inner_shape_, type());
@@ -526,9 +526,9 @@ class CudaRandomShift : public CudaRandomRemap {
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaRandomRemap::setup_impl(in, out);
     shifts_ = attrs_.get_ints("shifts", std::vector<int64_t>(inner_shape_.size(), 0));
-    mode_ = attrs_.get_string("border_mode", "nearest");
+    mode_ = attrs_.get_string("border_mode");
   }
-  float fill_value() const override { return float(attrs_.get_float("constant_value", 0.0)); }
+  float fill_value() const override { return float(attrs_.get_float("constant_value")); }
   RemapTables::Tables draw(RandomEngine& engine) override {
     return ops::draw_shift_tables(engine, shifts_, mode_, inner_shape_);
   }

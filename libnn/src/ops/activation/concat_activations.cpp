@@ -13,7 +13,7 @@ struct ReluPart {
 };
 struct EluPart {
   float alpha;
-  explicit EluPart(const Attrs& a) : alpha(float(a.get_float("alpha", 1.0))) {}
+  explicit EluPart(const Attrs& a) : alpha(float(a.get_float("alpha"))) {}
   float f(float x) const { return x >= 0.f ? x : alpha * std::expm1(x); }
   float df(float x) const { return x >= 0.f ? 1.f : alpha * std::exp(x); }
 };
@@ -21,13 +21,13 @@ struct EluPart {
 template <class Part>
 class ConcatActivation : public Function {
  public:
-  ConcatActivation(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), part_(a) {}
+  ConcatActivation(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), part_(attrs_) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     Shape s = in[0]->shape();
     NN_CHECK(!s.empty()) << type() << ": input must have at least one dimension";
-    int axis = normalize_axis(attrs_.get_int("axis", 1), s.size(), "axis");
+    int axis = normalize_axis(attrs_.get_int("axis"), s.size(), "axis");
     split_ = split_at_axis(s, axis);
     s[size_t(axis)] *= 2;
     out[0]->reshape(s, true);

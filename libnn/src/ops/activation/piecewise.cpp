@@ -1,19 +1,10 @@
 // Piecewise activations: ReLU, LeakyReLU, ELU, SELU, ReLU6, HardSigmoid, HardTanh.
 #include "nn/ops/detail/fast_math.hpp"
 #include "ops/detail/unary.hpp"
+#include "ops/detail/unary_params.hpp"
 
 namespace nn::ops {
 namespace {
-struct AlphaParams {
-  float alpha;
-  explicit AlphaParams(const Attrs& a) : alpha(float(a.get_float("alpha", 1.0))) {}
-};
-struct SeluParams {
-  float scale, alpha;
-  explicit SeluParams(const Attrs& a)
-      : scale(float(a.get_float("scale", 1.05070098735548))),
-        alpha(float(a.get_float("alpha", 1.673263242354377))) {}
-};
 
 struct ReLUOp {
   using Params = NoParams;

@@ -11,7 +11,7 @@ class PReLU : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     const Shape& ws = in[1]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis >= 0 && base_axis < int64_t(xs.size()))
         << "PReLU: base_axis " << base_axis << " is out of range for input shape " << to_string(xs);
     NN_CHECK(in[1]->size() == 1 || (ws.size() == 1 && ws[0] == xs[size_t(base_axis)]))

@@ -1,6 +1,7 @@
 // Smooth activations: Sigmoid, Tanh, Swish, GELU, SoftPlus, SoftSign, LogSigmoid, TanhShrink, Sinc, Mish.
 #include "nn/ops/detail/fast_math.hpp"
 #include "ops/detail/unary.hpp"
+#include "ops/detail/unary_params.hpp"
 
 namespace nn::ops {
 namespace {
@@ -37,10 +38,6 @@ struct GELUOp {
     float t = fast::tanh(kC * (x + kA * x * x * x));
     return 0.5f * (1.f + t) + 0.5f * x * (1.f - t * t) * kC * (1.f + 3.f * kA * x * x);
   }
-};
-struct BetaParams {
-  float beta;
-  explicit BetaParams(const Attrs& a) : beta(float(a.get_float("beta", 1.0))) {}
 };
 struct SoftPlusOp {
   using Params = BetaParams;

@@ -1,12 +1,9 @@
 // AddScalar, MulScalar, PowScalar: elementwise with a scalar `val`.
 #include "ops/detail/unary.hpp"
+#include "ops/detail/unary_params.hpp"
 
 namespace nn::ops {
 namespace {
-struct ValParams {
-  float val;
-  explicit ValParams(const Attrs& a) : val(float(a.get_float("val", 1.0))) {}
-};
 struct AddScalarOp {
   using Params = ValParams;
   static constexpr bool kUsesInput = false, kUsesOutput = false;
@@ -45,12 +42,12 @@ void register_add_scalar(OpRegistry& r) {
 }
 void register_mul_scalar(OpRegistry& r) {
   register_cpu<UnaryFunction<MulScalarOp>>(r, scalar_schema("MulScalar", "y = x * val", 1.0, [](const GradGraphArgs& g) {
-    return std::vector<VariablePtr>{F::mul_scalar(g.grad_outputs[0], g.attrs.get_float("val", 1.0))};
+    return std::vector<VariablePtr>{F::mul_scalar(g.grad_outputs[0], g.attrs.get_float("val"))};
   }));
 }
 void register_pow_scalar(OpRegistry& r) {
   register_cpu<UnaryFunction<PowScalarOp>>(r, scalar_schema("PowScalar", "y = x ^ val", 1.0, [](const GradGraphArgs& g) {
-    double v = g.attrs.get_float("val", 1.0);
+    double v = g.attrs.get_float("val");
     auto d = F::mul_scalar(F::pow_scalar(g.inputs[0], v - 1.0), v);
     return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], d)};
   }));

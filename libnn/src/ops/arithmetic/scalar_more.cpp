@@ -1,12 +1,9 @@
 // RSubScalar, RDivScalar, RPowScalar, MaximumScalar, MinimumScalar: elementwise with a scalar `val`.
 #include "ops/detail/unary.hpp"
+#include "ops/detail/unary_params.hpp"
 
 namespace nn::ops {
 namespace {
-struct ValParams {
-  float val;
-  explicit ValParams(const Attrs& a) : val(float(a.get_float("val", 1.0))) {}
-};
 struct RSubScalarOp {
   using Params = ValParams;
   static constexpr bool kUsesInput = false, kUsesOutput = false;
@@ -47,7 +44,7 @@ OpSchema scalar_schema(const char* name, const char* doc, GradGraphFn grad) {
       .grad(std::move(grad))
       .build();
 }
-double val_of(const GradGraphArgs& g) { return g.attrs.get_float("val", 1.0); }
+double val_of(const GradGraphArgs& g) { return g.attrs.get_float("val"); }
 }  // namespace
 
 void register_r_sub_scalar(OpRegistry& r) {

@@ -17,8 +17,8 @@ class BatchMatmul : public Function {
     NN_CHECK(as.size() >= 2 && bs.size() >= 2)
         << "BatchMatmul: inputs must have at least 2 dimensions, got a " << to_string(as) << " and b "
         << to_string(bs);
-    ta_ = attrs_.get_bool("transpose_a", false);
-    tb_ = attrs_.get_bool("transpose_b", false);
+    ta_ = attrs_.get_bool("transpose_a");
+    tb_ = attrs_.get_bool("transpose_b");
     rows_a_ = as[as.size() - 2], cols_a_ = as.back();
     rows_b_ = bs[bs.size() - 2], cols_b_ = bs.back();
     m_ = ta_ ? cols_a_ : rows_a_;

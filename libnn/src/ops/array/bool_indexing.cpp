@@ -169,7 +169,7 @@ class BoolFill : public Function {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* data = in_data(in[0]);
     const float* mask = in_data(in[1]);
-    const float value = float(attrs_.get_float("value", 0.0));
+    const float value = float(attrs_.get_float("value"));
     float* y = out_data(out[0]);
     for (int64_t i = 0; i < out[0]->size(); ++i) y[i] = mask[mask_index_[i]] != 0.f ? value : data[i];
   }

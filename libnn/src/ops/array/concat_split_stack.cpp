@@ -82,14 +82,14 @@ class Split : public Function {
     NN_CHECK(input_shapes.size() == 1 && !input_shapes[0].empty())
         << "Split: needs one input with a dimension";
     const Shape& s = input_shapes[0];
-    return int(s[normalize_axis(attrs_.get_int("axis", 0), s.size(), "Split: axis")]);
+    return int(s[normalize_axis(attrs_.get_int("axis"), s.size(), "Split: axis")]);
   }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     NN_CHECK(!xs.empty()) << "Split: input must have at least one dimension";
-    axis_ = normalize_axis(attrs_.get_int("axis", 0), xs.size(), "Split: axis");
+    axis_ = normalize_axis(attrs_.get_int("axis"), xs.size(), "Split: axis");
     NN_CHECK(int64_t(out.size()) == xs[axis_])
         << "Split: input " << to_string(xs) << " has " << xs[axis_] << " entries on axis " << axis_ << " but "
         << out.size() << " outputs were given";
@@ -132,10 +132,10 @@ class Stack : public Function {
     for (size_t i = 1; i < in.size(); ++i)
       NN_CHECK(in[i]->shape() == s0) << "Stack: input " << i << " " << to_string(in[i]->shape())
                                      << " differs from input 0 " << to_string(s0);
-    int64_t axis = attrs_.get_int("axis", 0);
+    int64_t axis = attrs_.get_int("axis");
     if (axis < 0) axis += int64_t(s0.size()) + 1;
     NN_CHECK(axis >= 0 && axis <= int64_t(s0.size()))
-        << "Stack: axis " << attrs_.get_int("axis", 0) << " is out of range for inputs " << to_string(s0);
+        << "Stack: axis " << attrs_.get_int("axis") << " is out of range for inputs " << to_string(s0);
     Shape ys = s0;
     ys.insert(ys.begin() + axis, int64_t(in.size()));
     outer_ = shape_size(s0, 0, size_t(axis));

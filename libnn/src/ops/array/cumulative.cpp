@@ -14,14 +14,14 @@ class CumulativeFunction : public Function {
  public:
   CumulativeFunction(const OpSchema& s, const Context& c, const Attrs& a)
       : Function(s, c, a),
-        exclusive_(a.get_bool("exclusive", false)),
-        reverse_(a.get_bool("reverse", false)) {}
+        exclusive_(attrs_.get_bool("exclusive")),
+        reverse_(attrs_.get_bool("reverse")) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     NN_CHECK(!xs.empty()) << type() << ": input must have at least one dimension";
-    const int axis = normalize_axis(attrs_.get_int("axis", 0), xs.size(), (type() + ": axis").c_str());
+    const int axis = normalize_axis(attrs_.get_int("axis"), xs.size(), (type() + ": axis").c_str());
     outer_ = shape_size(xs, 0, axis);
     len_ = xs[axis];
     inner_ = shape_size(xs, axis + 1, xs.size());
@@ -128,14 +128,14 @@ class CumProd : public CumulativeFunction {
 // y = (sum |x|^p)^(1/p) over axes.
 class Norm : public Function {
  public:
-  Norm(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), p_(a.get_float("p", 2.0)) {}
+  Norm(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), p_(attrs_.get_float("p")) {}
   bool grad_depends_output_data(int, int) const override { return true; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     NN_CHECK(p_ >= 1) << "Norm: p must be >= 1, got " << p_;
     plan_ = make_reduce_plan(in[0]->shape(), attrs_.get_ints("axes", {}), attrs_.has("axes"),
-                             attrs_.get_bool("keep_dims", false));
+                             attrs_.get_bool("keep_dims"));
     out[0]->reshape(plan_.out_shape, true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {

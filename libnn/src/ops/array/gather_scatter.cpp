@@ -25,8 +25,8 @@ class Gather : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     const Shape& is = in[1]->shape();
-    const int64_t batch = attrs_.get_int("batch_dims", 0);
-    const int axis = normalize_axis(attrs_.get_int("axis", 0), xs.size(), "Gather: axis");
+    const int64_t batch = attrs_.get_int("batch_dims");
+    const int axis = normalize_axis(attrs_.get_int("axis"), xs.size(), "Gather: axis");
     NN_CHECK(batch >= 0 && batch <= axis && batch <= int64_t(is.size()))
         << "Gather: batch_dims " << batch << " must be in [0, min(axis " << axis << ", indices rank "
         << is.size() << ")]";
@@ -141,15 +141,15 @@ class GatherNd : public Function {
 class ScatterNd : public Function {
  public:
   ScatterNd(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), add_(a.get_bool("add", false)) {}
+      : Function(s, c, a), add_(attrs_.get_bool("add")) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape shape = in.size() == 3 ? in[2]->shape() : attrs_.get_ints("shape", {});
     NN_CHECK(!shape.empty()) << "ScatterNd: the output shape is needed (argument shape, or input out)";
-    if (in.size() == 3 && attrs_.has("shape") && !attrs_.get_ints("shape", {}).empty()) {
-      NN_CHECK(attrs_.get_ints("shape", {}) == in[2]->shape())
-          << "ScatterNd: shape " << to_string(attrs_.get_ints("shape", {})) << " differs from out "
+    if (in.size() == 3 && attrs_.has("shape") && !attrs_.get_ints("shape").empty()) {
+      NN_CHECK(attrs_.get_ints("shape") == in[2]->shape())
+          << "ScatterNd: shape " << to_string(attrs_.get_ints("shape")) << " differs from out "
           << to_string(in[2]->shape());
     }
     const Shape& is = in[1]->shape();
@@ -216,7 +216,7 @@ class ScatterAdd : public Function {
     const Shape& x0 = in[0]->shape();
     const Shape& is = in[1]->shape();
     const Shape& x1 = in[2]->shape();
-    axis_ = normalize_axis(attrs_.get_int("axis", 0), x0.size(), "ScatterAdd: axis");
+    axis_ = normalize_axis(attrs_.get_int("axis"), x0.size(), "ScatterAdd: axis");
     NN_CHECK(is.size() == x0.size() && x1.size() == x0.size())
         << "ScatterAdd: x0 " << to_string(x0) << ", indices " << to_string(is) << " and x1 " << to_string(x1)
         << " must have the same rank";

@@ -59,8 +59,8 @@ class Trilu : public Function {
     NN_CHECK(xs.size() >= 2) << "Trilu: input must have at least 2 dimensions, got " << to_string(xs);
     rows_ = xs[xs.size() - 2];
     cols_ = xs.back();
-    k_ = attrs_.get_int("k", 0);
-    upper_ = attrs_.get_bool("upper", true);
+    k_ = attrs_.get_int("k");
+    upper_ = attrs_.get_bool("upper");
     out[0]->reshape(xs, true);
   }
   bool keep(int64_t i) const {
@@ -168,7 +168,7 @@ class Meshgrid : public Function {
           << "Meshgrid: input " << k << " must be 1-D, got " << to_string(in[k]->shape());
       shape_.push_back(in[k]->shape()[0]);
     }
-    const bool ij = attrs_.get_bool("ij_indexing", false);
+    const bool ij = attrs_.get_bool("ij_indexing");
     axis_.resize(in.size());
     for (size_t k = 0; k < in.size(); ++k) axis_[k] = int(k);
     if (!ij && in.size() >= 2) {

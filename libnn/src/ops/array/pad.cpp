@@ -15,7 +15,7 @@ class Pad : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     const auto pw = attrs_.get_ints("pad_width", {});
-    const std::string mode = attrs_.get_string("mode", "constant");
+    const std::string mode = attrs_.get_string("mode");
     NN_CHECK(mode == "constant" || mode == "reflect" || mode == "repeat")
         << "Pad: mode '" << mode << "' is not one of constant, reflect, repeat";
     constant_ = mode == "constant";
@@ -73,7 +73,7 @@ class Pad : public Function {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
-    const float value = float(attrs_.get_float("constant_value", 0.0));
+    const float value = float(attrs_.get_float("constant_value"));
     for_each(in[0]->shape(), out[0]->shape(),
              [&](int64_t i, int64_t off) { y[i] = off < 0 ? value : x[off]; });
   }

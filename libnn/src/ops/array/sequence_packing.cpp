@@ -28,7 +28,7 @@ std::vector<int64_t> read_counts(Variable* v) {
 class PackPaddedSequence : public Function {
  public:
   PackPaddedSequence(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), batch_first_(a.get_bool("batch_first", false)) {}
+      : Function(s, c, a), batch_first_(attrs_.get_bool("batch_first")) {}
   bool grad_depends_input_data(int, int j) const override { return j == 1; }
 
  protected:
@@ -93,7 +93,7 @@ class PackPaddedSequence : public Function {
 class PadPackedSequence : public Function {
  public:
   PadPackedSequence(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), batch_first_(a.get_bool("batch_first", false)) {}
+      : Function(s, c, a), batch_first_(attrs_.get_bool("batch_first")) {}
   bool grad_depends_input_data(int, int j) const override { return j == 1; }
 
  protected:
@@ -112,7 +112,7 @@ class PadPackedSequence : public Function {
     }
     NN_CHECK(total == ks[0]) << "PadPackedSequence: batch_sizes sum to " << total
                              << " but packed_sequence has " << ks[0] << " rows";
-    steps_ = std::max<int64_t>(int64_t(batch_sizes_.size()), attrs_.get_int("total_length", -1));
+    steps_ = std::max<int64_t>(int64_t(batch_sizes_.size()), attrs_.get_int("total_length"));
     row_ = shape_size(ks, 1, ks.size());
     Shape padded = batch_first_ ? Shape{batch_, steps_} : Shape{steps_, batch_};
     padded.insert(padded.end(), ks.begin() + 1, ks.end());
@@ -123,7 +123,7 @@ class PadPackedSequence : public Function {
     NN_CHECK(read_counts(in[1]) == batch_sizes_) << "PadPackedSequence: batch_sizes changed since setup";
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
-    std::fill(y, y + out[0]->size(), float(attrs_.get_float("padding_value", 0.0)));
+    std::fill(y, y + out[0]->size(), float(attrs_.get_float("padding_value")));
     walk_packed(batch_sizes_, steps_, batch_, batch_first_,
                 [&](int64_t k, int64_t p) { std::copy(x + k * row_, x + (k + 1) * row_, y + p * row_); });
     float* len = out_data(out[1]);

@@ -18,7 +18,7 @@ class Arange : public Function {
  protected:
   void setup_impl(const Variables&, const Variables& out) override {
     start_ = attrs_.get_float("start", 0.0);
-    step_ = attrs_.get_float("step", 1.0);
+    step_ = attrs_.get_float("step");
     const double stop = attrs_.get_float("stop", 0.0);
     NN_CHECK(step_ != 0) << "Arange: step must not be 0";
     const double n = std::ceil((stop - start_) / step_);
@@ -65,9 +65,9 @@ class Sort : public Function {
  public:
   Sort(const OpSchema& s, const Context& c, const Attrs& a)
       : Function(s, c, a),
-        reverse_(a.get_bool("reverse", false)),
-        with_index_(a.get_bool("with_index", false)),
-        only_index_(a.get_bool("only_index", false)) {}
+        reverse_(attrs_.get_bool("reverse")),
+        with_index_(attrs_.get_bool("with_index")),
+        only_index_(attrs_.get_bool("only_index")) {}
   int num_outputs(const std::vector<Shape>&) const override { return with_index_ && !only_index_ ? 2 : 1; }
   bool grad_depends_input_data(int, int) const override { return false; }
 
@@ -77,7 +77,7 @@ class Sort : public Function {
     NN_CHECK(!xs.empty()) << "Sort: input must have at least 1 dimension";
     NN_CHECK(int(out.size()) == num_outputs({}))
         << "Sort: expects " << num_outputs({}) << " outputs, got " << out.size();
-    const int axis = normalize_axis(attrs_.get_int("axis", -1), xs.size(), "Sort: axis");
+    const int axis = normalize_axis(attrs_.get_int("axis"), xs.size(), "Sort: axis");
     outer_ = shape_size(xs, 0, axis);
     len_ = xs[axis];
     inner_ = shape_size(xs, axis + 1, xs.size());
@@ -139,7 +139,7 @@ class Shift : public Function {
     auto shifts = attrs_.get_ints("shifts", {});
     NN_CHECK(shifts.size() <= xs.size())
         << "Shift: " << shifts.size() << " shifts for input " << to_string(xs);
-    const std::string mode = attrs_.get_string("border_mode", "nearest");
+    const std::string mode = attrs_.get_string("border_mode");
     NN_CHECK(mode == "nearest" || mode == "reflect")
         << "Shift: border_mode must be nearest or reflect, got '" << mode << "'";
     shifts.insert(shifts.begin(), xs.size() - shifts.size(), 0);

@@ -16,7 +16,7 @@ class ShapeOp : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const int64_t nd = in[0]->ndim();
     NN_CHECK(nd > 0) << "Shape: input must have at least 1 dimension";
-    const int64_t start = attrs_.get_int("start", 0), end = attrs_.get_int("end", 0);
+    const int64_t start = attrs_.get_int("start"), end = attrs_.get_int("end");
     begin_ = start < 0 ? std::max<int64_t>(0, start + nd) : std::min(start, nd);
     end_ = end < 0 ? std::max<int64_t>(0, end + nd) : (end == 0 ? nd : std::min(end, nd));
     out[0]->reshape({std::max<int64_t>(0, end_ - begin_)}, true);

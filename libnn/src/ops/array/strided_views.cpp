@@ -103,7 +103,7 @@ class BroadcastTo : public StridedViewFunction {
     const Shape& ys = in[1]->shape();
     NN_CHECK(xs.size() >= ys.size()) << "BroadcastTo: y " << to_string(ys) << " has more dimensions than x "
                                      << to_string(xs);
-    int64_t axis = attrs_.get_int("axis", -1);
+    int64_t axis = attrs_.get_int("axis");
     if (axis < 0) axis = int64_t(xs.size() - ys.size());
     NN_CHECK(axis + int64_t(ys.size()) <= int64_t(xs.size()) && (ys.empty() || axis < int64_t(xs.size())))
         << "BroadcastTo: axis " << axis << " does not fit y " << to_string(ys) << " into x " << to_string(xs);

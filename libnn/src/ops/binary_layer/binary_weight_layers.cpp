@@ -37,10 +37,10 @@ class BinaryLayer : public Function {
     if (has_b) b = in[size_t(bias_index_)]->shape();
     Shape y;
     if (affine_) {
-      plan_ = plan_affine(type(), x, w, has_b ? &b : nullptr, attrs_.get_int("base_axis", 1));
+      plan_ = plan_affine(type(), x, w, has_b ? &b : nullptr, attrs_.get_int("base_axis"));
       y = plan_.y_shape;
     } else {
-      y = conv_.setup(type(), x, w, has_b ? &b : nullptr, attrs_, attrs_.get_int("group", 1));
+      y = conv_.setup(type(), x, w, has_b ? &b : nullptr, attrs_, attrs_.get_int("group"));
     }
     if (scaled_) scaled_w_.assign(size_t(shape_size(w)), 0.f);
     out[0]->reshape(y, true);
@@ -49,7 +49,7 @@ class BinaryLayer : public Function {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* w = in_data(in[1]);
     float* bw = in[2]->data()->cast<float>(true);
-    const float zero_to = float(attrs_.get_float("quantize_zero_to", 1.0));
+    const float zero_to = float(attrs_.get_float("quantize_zero_to"));
     const int64_t n = in[1]->size();
     for (int64_t i = 0; i < n; ++i) bw[i] = w[i] > 0.f ? 1.f : w[i] < 0.f ? -1.f : zero_to;
     const float* used = bw;

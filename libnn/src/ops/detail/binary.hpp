@@ -99,7 +99,7 @@ inline void binary_run(float* yr, const float* ar, const float* br, int64_t len,
 template <class Op>
 class BinaryFunction : public Function {
  public:
-  BinaryFunction(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), p_(a) {}
+  BinaryFunction(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), p_(attrs_) {}
   bool grad_depends_output_data(int, int) const override { return Op::kUsesOutput; }
 
  protected:

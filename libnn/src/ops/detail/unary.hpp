@@ -12,7 +12,7 @@ namespace nn::ops {
 template <class Op>
 class UnaryFunction : public Function {
  public:
-  UnaryFunction(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), p_(a) {}
+  UnaryFunction(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), p_(attrs_) {}
   bool grad_depends_output_data(int, int) const override { return Op::kUsesOutput; }
   bool grad_depends_input_data(int, int) const override { return Op::kUsesInput; }
 

@@ -26,7 +26,7 @@ class AffineGrid : public Function {
     gs.push_back(nd);
     out[0]->reshape(gs, true);
     // Target points (x, y[, z], 1) in output order; x runs along the last size entry.
-    const bool align = attrs_.get_bool("align_corners", false);
+    const bool align = attrs_.get_bool("align_corners");
     const int64_t points = shape_size(size_);
     target_.assign(size_t(points * (nd + 1)), 1.f);
     for (int64_t p = 0; p < points; ++p) {

@@ -57,20 +57,20 @@ class WarpByGrid : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     const Shape& gs = in[1]->shape();
-    const std::string mode = attrs_.get_string("mode", "linear"),
-                      pad = attrs_.get_string("padding_mode", "zero");
+    const std::string mode = attrs_.get_string("mode"),
+                      pad = attrs_.get_string("padding_mode");
     NN_CHECK(mode == "linear" || mode == "nearest")
         << "WarpByGrid: mode must be linear or nearest, got '" << mode << "'";
     NN_CHECK(pad == "zero" || pad == "repeat" || pad == "reflect")
         << "WarpByGrid: padding_mode must be zero, repeat or reflect, got '" << pad << "'";
-    NN_CHECK(!attrs_.get_bool("channel_last", false)) << "WarpByGrid: channel_last=true is not supported";
+    NN_CHECK(!attrs_.get_bool("channel_last")) << "WarpByGrid: channel_last=true is not supported";
     nd_ = int(gs.size()) - 2;
     NN_CHECK((nd_ == 2 || nd_ == 3) && xs.size() == gs.size() && gs.back() == nd_ && xs[0] == gs[0])
         << "WarpByGrid: x " << to_string(xs) << " must be (B, C, [D,] H, W) and grid " << to_string(gs)
         << " (B, [D,] H, W, 2 or 3) with the same batch size";
     linear_ = mode == "linear";
     pad_ = pad == "zero" ? Pad::kZero : pad == "repeat" ? Pad::kRepeat : Pad::kReflect;
-    align_ = attrs_.get_bool("align_corners", false);
+    align_ = attrs_.get_bool("align_corners");
     Shape ys{xs[0], xs[1]};
     ys.insert(ys.end(), gs.begin() + 1, gs.end() - 1);
     out[0]->reshape(ys, true);

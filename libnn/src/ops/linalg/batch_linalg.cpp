@@ -167,7 +167,7 @@ class BatchCholesky : public BatchMatrixFunction {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     out[0]->reshape(check_square(in), true);
-    upper_ = attrs_.get_bool("upper", false);
+    upper_ = attrs_.get_bool("upper");
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);

@@ -10,7 +10,7 @@ struct BoolVal {
 };
 struct FloatVal {
   float val;
-  explicit FloatVal(const Attrs& a) : val(float(a.get_float("val", 1.0))) {}
+  explicit FloatVal(const Attrs& a) : val(float(a.get_float("val"))) {}
 };
 // A 0/1-valued unary op built from Pred::test(x, params).
 template <class Pred>

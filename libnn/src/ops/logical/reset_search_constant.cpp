@@ -19,7 +19,7 @@ class ResetNonFinite : public Function {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
-    const float val = float(attrs_.get_float("val", 0.0));
+    const float val = float(attrs_.get_float("val"));
     parallel_for(in[0]->size(), [&](int64_t i) { y[i] = replaced(x[i]) ? val : x[i]; });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
@@ -41,12 +41,12 @@ class Constant : public Function {
 
  protected:
   void setup_impl(const Variables&, const Variables& out) override {
-    Shape shape = attrs_.get_ints("shape", {});
+    Shape shape = attrs_.get_ints("shape");
     for (int64_t d : shape) NN_CHECK(d >= 0) << "Constant: negative dimension in shape " << to_string(shape);
     out[0]->reshape(shape, true);
   }
   void forward_impl(const Variables&, const Variables& out) override {
-    std::fill_n(out_data(out[0]), out[0]->size(), float(attrs_.get_float("val", 0.0)));
+    std::fill_n(out_data(out[0]), out[0]->size(), float(attrs_.get_float("val")));
   }
   void backward_impl(const Variables&, const Variables&, const std::vector<bool>&,
                      const std::vector<bool>&) override {}
@@ -75,7 +75,7 @@ class SearchSorted : public Function {
     const float* seq = in_data(in[0]);
     const float* v = in_data(in[1]);
     float* y = out_data(out[0]);
-    const bool right = attrs_.get_bool("right", false);
+    const bool right = attrs_.get_bool("right");
     for (int64_t r = 0; r < rows_; ++r) {
       const float* row = seq + r * seq_len_;
       for (int64_t j = 0; j < num_values_; ++j) {

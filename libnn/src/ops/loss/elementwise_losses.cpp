@@ -50,7 +50,7 @@ struct AbsoluteErrorOp {
 };
 struct DeltaParams {
   float delta;
-  explicit DeltaParams(const Attrs& a) : delta(float(a.get_float("delta", 1.0))) {}
+  explicit DeltaParams(const Attrs& a) : delta(float(a.get_float("delta"))) {}
 };
 // d^2 inside |d| < delta, delta (2|d| - delta) outside.
 struct HuberLossOp {

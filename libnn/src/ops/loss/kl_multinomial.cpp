@@ -16,7 +16,7 @@ class KLMultinomial : public Function {
     const Shape& ps = in[0]->shape();
     NN_CHECK(ps == in[1]->shape()) << "KLMultinomial: p shape " << to_string(ps) << " and q shape "
                                    << to_string(in[1]->shape()) << " must match";
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis >= 1 && base_axis < int64_t(ps.size()))
         << "KLMultinomial: base_axis " << base_axis << " must lie in [1, " << ps.size() << ") for shape "
         << to_string(ps);

@@ -31,7 +31,7 @@ struct ErfOp {
 };
 struct SignParams {
   float alpha;
-  explicit SignParams(const Attrs& a) : alpha(float(a.get_float("alpha", 1.0))) {}
+  explicit SignParams(const Attrs& a) : alpha(float(a.get_float("alpha"))) {}
 };
 // Straight-through estimators: the gradient passes unchanged (upstream).
 struct SignOp {

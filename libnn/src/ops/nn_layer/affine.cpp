@@ -67,7 +67,7 @@ class Affine : public Function {
     Shape b;
     if (in.size() > 2) b = in[2]->shape();
     plan_ = plan_affine("Affine", in[0]->shape(), in[1]->shape(), in.size() > 2 ? &b : nullptr,
-                        attrs_.get_int("base_axis", 1));
+                        attrs_.get_int("base_axis"));
     out[0]->reshape(plan_.y_shape, true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {

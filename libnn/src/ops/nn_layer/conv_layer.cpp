@@ -9,13 +9,14 @@ namespace nn::ops {
 
 Shape ConvLayer::setup(const std::string& fn, const Shape& x, const Shape& w, const Shape* b,
                        const Attrs& attrs, int64_t group) {
-  NN_CHECK(!attrs.get_bool("channel_last", false))
+  // Not every convolution has channel_last (DepthwiseConvolution, the binary and INQ ones do not).
+  NN_CHECK(!(attrs.has("channel_last") && attrs.get_bool("channel_last")))
       << fn << ": channel_last=true is not supported on CPU (input " << to_string(x) << ")";
   NN_CHECK(w.size() >= 3)
       << fn << ": weight " << to_string(w)
       << " must be (out_channels, in_channels/group, kernel...) with at least one kernel axis";
   const size_t spatial = w.size() - 2;
-  const int64_t base_axis = attrs.get_int("base_axis", 1);
+  const int64_t base_axis = attrs.get_int("base_axis");
   NN_CHECK(base_axis >= 0 && size_t(base_axis) + 1 + spatial == x.size())
       << fn << ": input " << to_string(x) << " with base_axis " << base_axis << " does not match weight "
       << to_string(w) << " (expected " << base_axis + 1 + int64_t(spatial) << " input dims)";

@@ -49,7 +49,7 @@ class Convolution : public ConvFunctionBase {
 
  protected:
   Shape grouped_weight_shape(const Shape&, const Shape& w, int64_t& group) const override {
-    group = attrs_.get_int("group", 1);
+    group = attrs_.get_int("group");
     return w;
   }
 };
@@ -61,8 +61,8 @@ class DepthwiseConvolution : public ConvFunctionBase {
  protected:
   // Weight (C * multiplier, kernel...): output channel c * multiplier + m reads input channel c only.
   Shape grouped_weight_shape(const Shape& x, const Shape& w, int64_t& group) const override {
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
-    const int64_t multiplier = attrs_.get_int("multiplier", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
+    const int64_t multiplier = attrs_.get_int("multiplier");
     NN_CHECK(base_axis >= 0 && base_axis < int64_t(x.size()) - 1)
         << "DepthwiseConvolution: base_axis " << base_axis << " out of range for input " << to_string(x);
     NN_CHECK(multiplier >= 1) << "DepthwiseConvolution: multiplier " << multiplier << " must be >= 1";

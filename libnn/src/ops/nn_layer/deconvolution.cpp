@@ -17,16 +17,16 @@ class Deconvolution : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& x = in[0]->shape();
     const Shape& w = in[1]->shape();
-    NN_CHECK(!attrs_.get_bool("channel_last", false))
+    NN_CHECK(!attrs_.get_bool("channel_last"))
         << "Deconvolution: channel_last=true is not supported on CPU (input " << to_string(x) << ")";
     NN_CHECK(w.size() >= 3) << "Deconvolution: weight " << to_string(w)
                             << " must be (in_channels, out_channels/group, kernel...)";
     const size_t spatial = w.size() - 2;
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis >= 0 && size_t(base_axis) + 1 + spatial == x.size())
         << "Deconvolution: input " << to_string(x) << " with base_axis " << base_axis
         << " does not match weight " << to_string(w);
-    const int64_t group = attrs_.get_int("group", 1);
+    const int64_t group = attrs_.get_int("group");
     NN_CHECK(group >= 1) << "Deconvolution: group " << group << " must be >= 1";
     const int64_t in_channels = x[size_t(base_axis)];
     NN_CHECK(w[0] == in_channels && in_channels % group == 0)

@@ -46,9 +46,9 @@ class DeformableConvolution : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape &xs = in[0]->shape(), &ws = in[1]->shape(), &os = in[2]->shape();
-    NN_CHECK(!attrs_.get_bool("channel_last", false))
+    NN_CHECK(!attrs_.get_bool("channel_last"))
         << "DeformableConvolution: channel_last=true is not supported on CPU (input " << to_string(xs) << ")";
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis >= 0 && base_axis + 3 == int64_t(xs.size()))
         << "DeformableConvolution: only 2-D deformable convolution is supported: input " << to_string(xs)
         << " with base_axis " << base_axis << " must have base_axis + 3 dims";
@@ -58,8 +58,8 @@ class DeformableConvolution : public Function {
     batch_ = shape_size(xs, 0, ba);
     c_ = xs[ba], h_ = xs[ba + 1], w_ = xs[ba + 2];
     oc_ = ws[0], kh_ = ws[2], kw_ = ws[3];
-    group_ = attrs_.get_int("group", 1);
-    dg_ = attrs_.get_int("deformable_group", 1);
+    group_ = attrs_.get_int("group");
+    dg_ = attrs_.get_int("deformable_group");
     NN_CHECK(group_ >= 1 && c_ % group_ == 0 && oc_ % group_ == 0 && ws[1] * group_ == c_)
         << "DeformableConvolution: input " << to_string(xs) << " and weight " << to_string(ws)
         << " do not match group " << group_;

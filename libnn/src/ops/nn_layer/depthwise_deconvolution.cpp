@@ -19,8 +19,8 @@ class DepthwiseDeconvolution : public Function {
   void setup_impl(const Variables &in, const Variables &out) override {
     const Shape &x = in[0]->shape();
     const Shape &w = in[1]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
-    const int64_t divisor = attrs_.get_int("divisor", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
+    const int64_t divisor = attrs_.get_int("divisor");
     NN_CHECK(base_axis >= 0 && base_axis < int64_t(x.size()) - 1)
         << "DepthwiseDeconvolution: base_axis " << base_axis << " must be < ndim - 1 of input "
         << to_string(x);

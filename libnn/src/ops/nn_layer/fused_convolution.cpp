@@ -38,10 +38,10 @@ class FusedConvolution : public Function {
                         << " inputs; expected 2 (x, weight), 3 (+bias or +z), 4 (+bias, z), 6 (+beta, gamma, "
                            "mean, variance) or 7 (+BN inputs, z)";
     }
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
-    const bool channel_last = attrs_.get_bool("channel_last", false);
-    const std::string pad_mode = attrs_.get_string("pad_mode", "constant");
-    const double constant_value = attrs_.get_float("constant_value", 0.0);
+    const int64_t base_axis = attrs_.get_int("base_axis");
+    const bool channel_last = attrs_.get_bool("channel_last");
+    const std::string pad_mode = attrs_.get_string("pad_mode");
+    const double constant_value = attrs_.get_float("constant_value");
     std::vector<int64_t> pad = attrs_.get_ints("pad", {});
 
     int x_slot = 0;
@@ -54,11 +54,11 @@ class FusedConvolution : public Function {
       x_slot = -1;
     }
     Attrs conv{{"base_axis", base_axis},
-               {"group", attrs_.get_int("group", 1)},
+               {"group", attrs_.get_int("group")},
                {"channel_last", channel_last}};
     if (!pad.empty()) conv.set("pad", pad);
-    if (attrs_.has("stride")) conv.set("stride", attrs_.get_ints("stride", {}));
-    if (attrs_.has("dilation")) conv.set("dilation", attrs_.get_ints("dilation", {}));
+    if (attrs_.has("stride")) conv.set("stride", attrs_.get_ints("stride"));
+    if (attrs_.has("dilation")) conv.set("dilation", attrs_.get_ints("dilation"));
     std::vector<int> conv_in{x_slot, 1};
     if (bias >= 0) conv_in.push_back(bias);
     add_stage("Convolution", conv_in, conv);
@@ -66,9 +66,9 @@ class FusedConvolution : public Function {
       const int64_t channel_axis = channel_last ? in[0]->ndim() - 1 : base_axis;
       add_stage("BatchNormalization", {-1, bn, bn + 1, bn + 2, bn + 3},
                 {{"axes", std::vector<int64_t>{channel_axis}},
-                 {"decay_rate", attrs_.get_float("decay_rate", 0.9)},
-                 {"eps", attrs_.get_float("eps", 1e-5)},
-                 {"batch_stat", attrs_.get_bool("batch_stat", true)}});
+                 {"decay_rate", attrs_.get_float("decay_rate")},
+                 {"eps", attrs_.get_float("eps")},
+                 {"batch_stat", attrs_.get_bool("batch_stat")}});
     }
     if (z >= 0) add_stage("Add2", {-1, z}, {});
     add_activation();
@@ -101,8 +101,8 @@ class FusedConvolution : public Function {
                        Variable::create()});
   }
   void add_activation() {
-    const std::string act = attrs_.get_string("nonlinearity", "relu");
-    const auto args = attrs_.get_floats("nonlinearity_args", {});
+    const std::string act = attrs_.get_string("nonlinearity");
+    const auto args = attrs_.get_floats("nonlinearity_args");
     auto need_alpha = [&](const char* name) {
       NN_CHECK(args.size() == 1) << "FusedConvolution: nonlinearity " << name
                                  << " needs 1 value in nonlinearity_args (alpha), got " << args.size();

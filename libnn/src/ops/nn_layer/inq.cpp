@@ -29,10 +29,10 @@ class INQBase : public Function {
     NN_CHECK(in[2]->shape() == in[1]->shape())
         << fn << ": indicator_fixedweights " << to_string(in[2]->shape()) << " must have the weight's shape "
         << to_string(in[1]->shape());
-    const std::string algo = attrs_.get_string("selection_algorithm", "largest_abs");
+    const std::string algo = attrs_.get_string("selection_algorithm");
     NN_CHECK(algo == "largest_abs" || algo == "random")
         << fn << ": selection_algorithm '" << algo << "' must be largest_abs or random";
-    const int64_t bits = attrs_.get_int("num_bits", 4);
+    const int64_t bits = attrs_.get_int("num_bits");
     NN_CHECK(bits >= 2) << fn << ": num_bits " << bits << " must be >= 2";
     counter_ = 0;
     old_weights_.assign(size_t(in[1]->size()), 0.f);
@@ -47,11 +47,11 @@ class INQBase : public Function {
     float *ind = in[2]->data()->cast<float>();
     for (int64_t i = 0; i < n; ++i)
       if (old_indicators_[size_t(i)] == 1.f) w[i] = old_weights_[size_t(i)];
-    const auto iters = attrs_.get_ints("inq_iterations", {});
+    const auto iters = attrs_.get_ints("inq_iterations");
     if (std::find(iters.begin(), iters.end(), counter_) != iters.end()) {
       if (iters.back() == counter_) {
         std::fill(ind, ind + n, 1.f);
-      } else if (attrs_.get_string("selection_algorithm", "largest_abs") == "largest_abs") {
+      } else if (attrs_.get_string("selection_algorithm") == "largest_abs") {
         std::vector<int64_t> order(static_cast<size_t>(n));
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(),
@@ -64,7 +64,7 @@ class INQBase : public Function {
         }
       } else {
         // A given seed replays the same draws at every selection, as upstream.
-        const int64_t seed = attrs_.get_int("seed", -1);
+        const int64_t seed = attrs_.get_int("seed");
         std::mt19937 local(uint32_t(seed >= 0 ? seed : 0));
         RandomEngine &rng = seed >= 0 ? local : global_random();
         std::bernoulli_distribution coin(0.5);
@@ -81,7 +81,7 @@ class INQBase : public Function {
       return int(std::floor(b) + (b - std::floor(b) >= log_threshold ? 1 : 0));
     };
     const int n1 = round_log2(max_abs);
-    const int n2 = n1 + 1 - (1 << (attrs_.get_int("num_bits", 4) - 2));
+    const int n2 = n1 + 1 - (1 << (attrs_.get_int("num_bits") - 2));
     const float prune = std::ldexp(1.f, n2 - 1);
     for (int64_t i = 0; i < n; ++i) {
       if (ind[i] != 1.f) continue;
@@ -118,7 +118,7 @@ class INQAffine : public INQBase {
     Shape b;
     if (in.size() > 3) b = in[3]->shape();
     plan_ = plan_affine("INQAffine", in[0]->shape(), in[1]->shape(), in.size() > 3 ? &b : nullptr,
-                        attrs_.get_int("base_axis", 1));
+                        attrs_.get_int("base_axis"));
     out[0]->reshape(plan_.y_shape, true);
   }
   void forward_impl(const Variables &in, const Variables &out) override {
@@ -146,7 +146,7 @@ class INQConvolution : public INQBase {
     Shape b;
     if (in.size() > 3) b = in[3]->shape();
     out[0]->reshape(layer_.setup("INQConvolution", in[0]->shape(), in[1]->shape(),
-                                 in.size() > 3 ? &b : nullptr, attrs_, attrs_.get_int("group", 1)),
+                                 in.size() > 3 ? &b : nullptr, attrs_, attrs_.get_int("group")),
                     true);
   }
   void forward_impl(const Variables &in, const Variables &out) override {

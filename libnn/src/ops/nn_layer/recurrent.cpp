@@ -13,8 +13,8 @@ class RecurrentFunction : public Function {
  public:
   RecurrentFunction(const OpSchema &s, const Context &c, const Attrs &a, CellKind kind)
       : Function(s, c, a), kind_(kind), random_(-1) {}
-  bool has_backward() const override { return attrs_.get_bool("training", true); }
-  bool is_stochastic() const override { return attrs_.get_float("dropout", 0.0) > 0.0; }
+  bool has_backward() const override { return attrs_.get_bool("training"); }
+  bool is_stochastic() const override { return attrs_.get_float("dropout") > 0.0; }
 
  protected:
   bool lstm() const { return kind_ == CellKind::kLstm; }
@@ -27,8 +27,8 @@ class RecurrentFunction : public Function {
     RecurrentDims d;
     d.kind = kind_;
     d.seq = x[0], d.batch = x[1], d.input = x[2];
-    d.layers = attrs_.get_int("num_layers", 1);
-    d.dirs = attrs_.get_bool("bidirectional", false) ? 2 : 1;
+    d.layers = attrs_.get_int("num_layers");
+    d.dirs = attrs_.get_bool("bidirectional") ? 2 : 1;
     NN_CHECK(d.layers >= 1) << fn << ": num_layers " << d.layers << " must be >= 1";
     NN_CHECK(h.size() == 4 && h[0] == d.layers && h[1] == d.dirs && h[2] == d.batch)
         << fn << ": h " << to_string(h) << " must be (num_layers=" << d.layers
@@ -70,14 +70,14 @@ class RecurrentFunction : public Function {
       NN_CHECK(in[size_t(b_)]->shape() == b_want)
           << fn << ": bias " << to_string(in[size_t(b_)]->shape()) << " must be " << to_string(b_want);
     }
-    const std::string nl = attrs_.get_string("nonlinearity", "tanh");
-    if (kind_ == CellKind::kRnnTanh || kind_ == CellKind::kRnnRelu) {
+    if (kind_ == CellKind::kRnnTanh || kind_ == CellKind::kRnnRelu) {  // RNN only: LSTM and GRU have none
+      const std::string nl = attrs_.get_string("nonlinearity");
       NN_CHECK(nl == "tanh" || nl == "relu") << fn << ": nonlinearity '" << nl << "' must be tanh or relu";
       kind_ = d.kind = nl == "relu" ? CellKind::kRnnRelu : CellKind::kRnnTanh;
     }
-    const double dropout = attrs_.get_float("dropout", 0.0);
+    const double dropout = attrs_.get_float("dropout");
     NN_CHECK(dropout >= 0.0 && dropout < 1.0) << fn << ": dropout " << dropout << " must be in [0, 1)";
-    engine_.setup(d, dropout, attrs_.get_bool("training", true));
+    engine_.setup(d, dropout, attrs_.get_bool("training"));
     out[0]->reshape({d.seq, d.batch, D * H}, true);
     for (size_t o = 1; o < out.size(); ++o) out[o]->reshape(h, true);
   }

@@ -18,7 +18,7 @@ class RoiAlign : public Function {
   void setup_impl(const Variables &in, const Variables &out) override {
     const Shape &x = in[0]->shape();
     const Shape &boxes = in[1]->shape();
-    NN_CHECK(!attrs_.get_bool("channel_last", false))
+    NN_CHECK(!attrs_.get_bool("channel_last"))
         << "RoiAlign: channel_last=true is not supported on CPU (input " << to_string(x) << ")";
     NN_CHECK(x.size() == 4) << "RoiAlign: input " << to_string(x) << " must be 4-D (N, C, H, W)";
     NN_CHECK(boxes.size() == 2 && boxes[1] == 5)
@@ -26,7 +26,7 @@ class RoiAlign : public Function {
     output_size_ = attrs_.get_ints("output_size", {});
     NN_CHECK(output_size_.size() == 2 && output_size_[0] > 0 && output_size_[1] > 0)
         << "RoiAlign: output_size " << to_string(output_size_) << " must be a positive (height, width)";
-    scale_ = attrs_.get_floats("spatial_scale", {1.0, 1.0});
+    scale_ = attrs_.get_floats("spatial_scale");
     NN_CHECK(scale_.size() == 2) << "RoiAlign: spatial_scale must be a (y, x) pair, got " << scale_.size()
                                  << " values";
     out[0]->reshape({boxes[0], x[1], output_size_[0], output_size_[1]}, true);
@@ -39,7 +39,7 @@ class RoiAlign : public Function {
     const Shape &x = in[0]->shape();
     const int64_t K = in[1]->shape()[0], C = x[1], rows = x[2], cols = x[3], N = x[0];
     const int64_t OH = output_size_[0], OW = output_size_[1];
-    const int64_t ratio = attrs_.get_int("sampling_ratio", -1);
+    const int64_t ratio = attrs_.get_int("sampling_ratio");
     const float *boxes = in_data(in[1]);
     for (int64_t k = 0; k < K; ++k) {
       const float *box = boxes + k * 5;

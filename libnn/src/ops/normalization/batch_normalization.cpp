@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ops/detail/op_common.hpp"
+#include "ops/normalization/batch_norm_args.hpp"
 
 namespace nn::ops {
 namespace {
@@ -14,28 +15,23 @@ namespace {
 class BatchNormalization : public Function {
  public:
   BatchNormalization(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a),
-        decay_(float(a.get_float("decay_rate", 0.9))),
-        eps_(float(a.get_float("eps", 1e-5))),
-        batch_stat_(a.get_bool("batch_stat", true)),
-        no_scale_(a.get_bool("no_scale", false)),
-        no_bias_(a.get_bool("no_bias", false)) {}
+      : Function(s, c, a), args_(attrs_) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    const size_t expected = 3 + (no_scale_ ? 0 : 1) + (no_bias_ ? 0 : 1);
+    const size_t expected = 3 + (args_.no_scale ? 0 : 1) + (args_.no_bias ? 0 : 1);
     NN_CHECK(in.size() == expected) << "BatchNormalization: expects " << expected << " inputs (no_scale "
-                                    << no_scale_ << ", no_bias " << no_bias_ << "), got " << in.size();
-    NN_CHECK(out.size() == 1 || (batch_stat_ && out.size() == 3))
+                                    << args_.no_scale << ", no_bias " << args_.no_bias << "), got " << in.size();
+    NN_CHECK(out.size() == 1 || (args_.batch_stat && out.size() == 3))
         << "BatchNormalization: outputs must be y, or y, batch mean and batch variance (batch_stat only); "
            "got "
         << out.size();
-    beta_ = no_bias_ ? -1 : 1;
-    gamma_ = no_scale_ ? -1 : (no_bias_ ? 1 : 2);
+    beta_ = args_.no_bias ? -1 : 1;
+    gamma_ = args_.no_scale ? -1 : (args_.no_bias ? 1 : 2);
     mean_ = int(in.size()) - 2;
     var_ = int(in.size()) - 1;
     const Shape& xs = in[0]->shape();
-    auto axes = attrs_.get_ints("axes", {1});
+    auto axes = attrs_.get_ints("axes");
     NN_CHECK(axes.size() == 1) << "BatchNormalization: only one axis is supported, got axes "
                                << to_string(axes);
     const int axis = normalize_axis(axes[0], xs.size(), "BatchNormalization: axis");
@@ -84,15 +80,15 @@ class BatchNormalization : public Function {
     float* y = out_data(out[0]);
     const float* mean = nullptr;
     const float* var = nullptr;
-    if (batch_stat_) {
+    if (args_.batch_stat) {
       compute_batch_stats(x);
       float* rm = in[mean_]->data()->cast<float>();
       float* rv = in[var_]->data()->cast<float>();
       const double n = double(outer_ * inner_);
       const double unbias = n > 1 ? n / (n - 1) : 1.0;  // running variance uses the unbiased estimate
       for (int64_t c = 0; c < channels_; ++c) {
-        rm[c] = decay_ * rm[c] + (1 - decay_) * batch_mean_[c];
-        rv[c] = decay_ * rv[c] + (1 - decay_) * float(batch_var_[c] * unbias);
+        rm[c] = args_.decay_rate * rm[c] + (1 - args_.decay_rate) * batch_mean_[c];
+        rv[c] = args_.decay_rate * rv[c] + (1 - args_.decay_rate) * float(batch_var_[c] * unbias);
       }
       if (out.size() == 3) {
         std::copy(batch_mean_.begin(), batch_mean_.end(), out_data(out[1]));
@@ -106,7 +102,7 @@ class BatchNormalization : public Function {
     }
     std::vector<float> scale(static_cast<size_t>(channels_)), shift(static_cast<size_t>(channels_));
     for (int64_t c = 0; c < channels_; ++c) {
-      scale[c] = (gamma ? gamma[c] : 1.f) / std::sqrt(var[c] + eps_);
+      scale[c] = (gamma ? gamma[c] : 1.f) / std::sqrt(var[c] + args_.eps);
       shift[c] = (beta ? beta[c] : 0.f) - mean[c] * scale[c];
     }
     for_each_block([&](int64_t first, int64_t len, int64_t c) {
@@ -149,8 +145,8 @@ class BatchNormalization : public Function {
     const float* x = in_data(in[0]);
     const float* dy = out_grad(out[0]);
     const float* gamma = gamma_ < 0 ? nullptr : in_data(in[gamma_]);
-    const float* mean = batch_stat_ ? batch_mean_.data() : in_data(in[mean_]);
-    const float* var = batch_stat_ ? batch_var_.data() : in_data(in[var_]);
+    const float* mean = args_.batch_stat ? batch_mean_.data() : in_data(in[mean_]);
+    const float* var = args_.batch_stat ? batch_var_.data() : in_data(in[var_]);
     const float* dmean_out = out.size() == 3 ? out_grad(out[1]) : nullptr;
     const float* dvar_out = out.size() == 3 ? out_grad(out[2]) : nullptr;
     const double n = double(outer_ * inner_);
@@ -183,12 +179,12 @@ class BatchNormalization : public Function {
     std::vector<float> k_dy(static_cast<size_t>(channels_)), k_xc(static_cast<size_t>(channels_)),
         k_const(static_cast<size_t>(channels_));
     for (int64_t c = 0; c < channels_; ++c) {
-      const double g = gamma ? gamma[c] : 1.0, v = double(var[c]) + eps_;
+      const double g = gamma ? gamma[c] : 1.0, v = double(var[c]) + args_.eps;
       const double inv_std = 1.0 / std::sqrt(v);
       if (dbeta) store_grad(dbeta, c, float(sum_dy[c]), accum[beta_]);
       if (dgamma) store_grad(dgamma, c, float(sum_dy_xc[c] * inv_std), accum[gamma_]);
       k_dy[c] = float(g * inv_std);
-      if (batch_stat_) {
+      if (args_.batch_stat) {
         // y does not depend on the running statistics.
         if (drm) store_grad(drm, c, 0.f, accum[mean_]);
         if (drv) store_grad(drv, c, 0.f, accum[var_]);
@@ -222,8 +218,7 @@ class BatchNormalization : public Function {
   }
 
  private:
-  float decay_, eps_;
-  bool batch_stat_, no_scale_, no_bias_;
+  const BatchNormArgs args_;
   int beta_ = 1, gamma_ = 2, mean_ = 3, var_ = 4;  // input indices (-1: absent)
   int64_t outer_ = 1, channels_ = 1, inner_ = 1;
   std::vector<float> batch_mean_, batch_var_;

@@ -21,13 +21,13 @@ Attrs bn_attrs(const Attrs& a) {
 class FusedBatchNormalization : public Function {
  public:
   FusedBatchNormalization(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), bn_(OpRegistry::instance().create("BatchNormalization", bn_attrs(a), c)) {}
-  bool is_stochastic() const override { return attrs_.get_bool("batch_stat", true); }
+      : Function(s, c, a), bn_(OpRegistry::instance().create("BatchNormalization", bn_attrs(attrs_), c)) {}
+  bool is_stochastic() const override { return attrs_.get_bool("batch_stat"); }
   bool grad_depends_output_data(int, int o) const override { return o == 0; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    const std::string nl = attrs_.get_string("nonlinearity", "relu");
+    const std::string nl = attrs_.get_string("nonlinearity");
     NN_CHECK(nl == "relu") << "FusedBatchNormalization: nonlinearity '" << nl
                            << "' is not supported (only relu)";
     bn_out_ = Variable::create();
@@ -82,17 +82,17 @@ class SyncBatchNormalization : public Function {
  public:
   SyncBatchNormalization(const OpSchema& s, const Context& c, const Attrs& a)
       : Function(s, c, a),
-        bn_(OpRegistry::instance().create("BatchNormalization", bn_attrs(a), c)),
-        decay_(a.get_float("decay_rate", 0.9)),
-        eps_(a.get_float("eps", 1e-5)) {}
-  bool is_stochastic() const override { return attrs_.get_bool("batch_stat", true); }
+        bn_(OpRegistry::instance().create("BatchNormalization", bn_attrs(attrs_), c)),
+        decay_(attrs_.get_float("decay_rate")),
+        eps_(attrs_.get_float("eps")) {}
+  bool is_stochastic() const override { return attrs_.get_bool("batch_stat"); }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     bn_->setup(in, out);
     const Shape& xs = in[0]->shape();
     const int axis =
-        normalize_axis(attrs_.get_ints("axes", {1})[0], xs.size(), "SyncBatchNormalization: axis");
+        normalize_axis(attrs_.get_ints("axes")[0], xs.size(), "SyncBatchNormalization: axis");
     outer_ = shape_size(xs, 0, axis);
     channels_ = xs[axis];
     inner_ = shape_size(xs, axis + 1, xs.size());
@@ -109,8 +109,8 @@ class SyncBatchNormalization : public Function {
 
  private:
   bool synchronized() const {
-    if (!attrs_.get_bool("batch_stat", true) || !train::process_communicator().distributed()) return false;
-    const std::string group = attrs_.get_string("group", "world");
+    if (!attrs_.get_bool("batch_stat") || !train::process_communicator().distributed()) return false;
+    const std::string group = attrs_.get_string("group");
     NN_CHECK(group == "world") << "SyncBatchNormalization: group '" << group << "' is not supported (world)";
     return true;
   }

@@ -67,7 +67,7 @@ class ClipGradByNorm : public Function {
     for (int64_t i = 0; i < n; ++i) squares[size_t(i)] = dy[i] * dy[i];
     reduce_sum(plan_, squares.data(), sums.data());
     broadcast_back(plan_, sums.data(), norms.data(), false, 1.f);
-    const float clip_norm = float(attrs_.get_float("clip_norm", 1.0));
+    const float clip_norm = float(attrs_.get_float("clip_norm"));
     float* dx = in_grad(in[0], accum[0]);
     const bool acc = accum[0];
     parallel_for(n, [&](int64_t i) { store_grad(dx, i, clip_norm * dy[i] / std::sqrt(norms[size_t(i)]), acc); });

@@ -17,12 +17,12 @@ class MeanSubtraction : public Function {
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    update_ = attrs_.get_bool("update_running_mean", true);
+    update_ = attrs_.get_bool("update_running_mean");
     NN_CHECK(in.size() == 3 || (in.size() == 2 && !update_))
         << "MeanSubtraction: inputs must be x, rmean, t (t optional only without update_running_mean), got "
         << in.size();
     const Shape& xs = in[0]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis >= 0 && base_axis < int64_t(xs.size()))
         << "MeanSubtraction: base_axis " << base_axis << " is out of range for x " << to_string(xs);
     const Shape ms(xs.begin() + base_axis, xs.end());

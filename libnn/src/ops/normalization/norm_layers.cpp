@@ -30,7 +30,7 @@ class TensorNormalization : public StatNormalization {
   NormLayout make_layout(const Variables& in) override {
     const Shape& xs = in[0]->shape();
     const Shape stat =
-        keep_dims_on(xs, axes_of(attrs_.get_ints("axes", {1}), xs.size(), "TensorNormalization: axes"));
+        keep_dims_on(xs, axes_of(attrs_.get_ints("axes"), xs.size(), "TensorNormalization: axes"));
     check_param(in, beta_, "beta", stat);
     check_param(in, gamma_, "gamma", stat);
     return {xs, stat, stat, stat};
@@ -47,7 +47,7 @@ class LayerNormalization : public StatNormalization {
   NormLayout make_layout(const Variables& in) override {
     const Shape& xs = in[0]->shape();
     const auto batch =
-        axes_of(attrs_.get_ints("batch_axis", {0}), xs.size(), "LayerNormalization: batch_axis");
+        axes_of(attrs_.get_ints("batch_axis"), xs.size(), "LayerNormalization: batch_axis");
     Shape param = xs;
     for (int a : batch) param[a] = 1;
     check_param(in, beta_, "beta", param);
@@ -65,9 +65,9 @@ class InstanceNormalization : public StatNormalization {
  protected:
   NormLayout make_layout(const Variables& in) override {
     const Shape& xs = in[0]->shape();
-    auto axes = axes_of(attrs_.get_ints("batch_axis", {0}), xs.size(), "InstanceNormalization: batch_axis");
+    auto axes = axes_of(attrs_.get_ints("batch_axis"), xs.size(), "InstanceNormalization: batch_axis");
     const int channel =
-        normalize_axis(attrs_.get_int("channel_axis", 1), xs.size(), "InstanceNormalization: channel_axis");
+        normalize_axis(attrs_.get_int("channel_axis"), xs.size(), "InstanceNormalization: channel_axis");
     axes.push_back(channel);
     const Shape adapt = keep_dims_on(xs, axes);
     auto check = [&](int index, const char* name) {
@@ -96,8 +96,8 @@ class GroupNormalization : public StatNormalization {
   NormLayout make_layout(const Variables& in) override {
     const Shape& xs = in[0]->shape();
     const int channel =
-        normalize_axis(attrs_.get_int("channel_axis", 1), xs.size(), "GroupNormalization: channel_axis");
-    const int64_t groups = attrs_.get_int("num_groups", 1);
+        normalize_axis(attrs_.get_int("channel_axis"), xs.size(), "GroupNormalization: channel_axis");
+    const int64_t groups = attrs_.get_int("num_groups");
     NN_CHECK(groups > 0 && xs[channel] % groups == 0)
         << "GroupNormalization: channel dim " << xs[channel] << " (axis " << channel
         << ") must be a multiple of num_groups " << groups << ", x " << to_string(xs);
@@ -110,7 +110,7 @@ class GroupNormalization : public StatNormalization {
     work.push_back(xs[channel] / groups);
     work.insert(work.end(), xs.begin() + channel + 1, xs.end());
     // As upstream, batch_axis indexes the split view (axes before the channel axis are unchanged).
-    auto axes = axes_of(attrs_.get_ints("batch_axis", {0}), work.size(), "GroupNormalization: batch_axis");
+    auto axes = axes_of(attrs_.get_ints("batch_axis"), work.size(), "GroupNormalization: batch_axis");
     axes.push_back(channel);
     Shape work_param(work.size(), 1);
     work_param[channel] = groups;
@@ -131,7 +131,7 @@ class WeightStandardization : public StatNormalization {
   NormLayout make_layout(const Variables& in) override {
     const Shape& ws = in[0]->shape();
     const int channel =
-        normalize_axis(attrs_.get_int("channel_axis", 0), ws.size(), "WeightStandardization: channel_axis");
+        normalize_axis(attrs_.get_int("channel_axis"), ws.size(), "WeightStandardization: channel_axis");
     const Shape stat = keep_dims_on(ws, {channel});
     return {ws, stat, stat, stat};
   }

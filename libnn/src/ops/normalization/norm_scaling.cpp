@@ -12,7 +12,7 @@ namespace {
 class NormNormalization : public Function {
  public:
   NormNormalization(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), p_(a.get_float("p", 2.0)), eps_(float(a.get_float("eps", 1e-12))) {}
+      : Function(s, c, a), p_(attrs_.get_float("p")), eps_(float(attrs_.get_float("eps"))) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -77,12 +77,12 @@ class NormNormalization : public Function {
 class WeightNormalization : public Function {
  public:
   WeightNormalization(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), eps_(float(a.get_float("eps", 1e-12))) {}
+      : Function(s, c, a), eps_(float(attrs_.get_float("eps"))) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& ws = in[0]->shape();
-    const int64_t dim = attrs_.get_int("dim", 0);
+    const int64_t dim = attrs_.get_int("dim");
     NN_CHECK(dim >= 0 && dim < int64_t(ws.size()))
         << "WeightNormalization: dim " << dim << " is out of range for w " << to_string(ws);
     NN_CHECK(in[1]->shape() == Shape{ws[dim]})

@@ -12,16 +12,16 @@ class SpectralNorm : public Function {
  public:
   SpectralNorm(const OpSchema& s, const Context& c, const Attrs& a)
       : Function(s, c, a),
-        itr_(a.get_int("itr", 1)),
-        eps_(float(a.get_float("eps", 1e-12))),
-        test_(a.get_bool("test", false)),
-        output_u_(a.get_bool("output_u", false)) {}
+        itr_(attrs_.get_int("itr")),
+        eps_(float(attrs_.get_float("eps"))),
+        test_(attrs_.get_bool("test")),
+        output_u_(attrs_.get_bool("output_u")) {}
   int num_outputs(const std::vector<Shape>&) const override { return output_u_ ? 2 : 1; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& ws = in[0]->shape();
-    const int64_t dim = attrs_.get_int("dim", 0);
+    const int64_t dim = attrs_.get_int("dim");
     NN_CHECK(dim >= 0 && dim < int64_t(ws.size()))
         << "SpectralNorm: dim " << dim << " is out of range for w " << to_string(ws);
     NN_CHECK(itr_ > 0 && eps_ > 0) << "SpectralNorm: itr (" << itr_ << ") and eps (" << eps_

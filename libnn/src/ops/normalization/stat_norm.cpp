@@ -32,9 +32,9 @@ std::vector<int64_t> broadcast_offsets(const Shape& work, const Shape& target) {
 
 StatNormalization::StatNormalization(const OpSchema& s, const Context& c, const Attrs& a)
     : Function(s, c, a),
-      eps_(float(a.get_float("eps", 1e-5))),
-      no_scale_(a.get_bool("no_scale", false)),
-      no_bias_(a.get_bool("no_bias", false)) {
+      eps_(float(attrs_.get_float("eps"))),
+      no_scale_(attrs_.has("no_scale") && attrs_.get_bool("no_scale")),  // WeightStandardization has neither
+      no_bias_(attrs_.has("no_bias") && attrs_.get_bool("no_bias")) {
   beta_ = no_bias_ ? -1 : 1;
   gamma_ = no_scale_ ? -1 : (no_bias_ ? 1 : 2);
 }

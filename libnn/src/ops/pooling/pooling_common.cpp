@@ -8,10 +8,10 @@
 namespace nn::ops {
 
 PoolPlan plan_pooling(const std::string& fn, const Shape& x, const Attrs& attrs) {
-  NN_CHECK(!attrs.get_bool("channel_last", false))
+  NN_CHECK(!attrs.get_bool("channel_last"))
       << fn << ": channel_last=true is not supported on CPU (input " << to_string(x) << ")";
   PoolPlan p;
-  p.kernel = attrs.get_ints("kernel", {});
+  p.kernel = attrs.get_ints("kernel", {});  // required: an absent kernel is refused below
   const size_t nd = p.kernel.size();
   NN_CHECK(nd >= 1 && nd <= x.size() && nd <= kMaxPoolAxes)
       << fn << ": kernel " << to_string(p.kernel) << " must have between 1 and ndim entries for input "
@@ -19,7 +19,7 @@ PoolPlan plan_pooling(const std::string& fn, const Shape& x, const Attrs& attrs)
   p.stride = attrs.get_shape_or("stride", p.kernel);
   if (p.stride.empty()) p.stride = p.kernel;
   p.pad = attrs.get_shape_or("pad", Shape(nd, 0));
-  const bool ignore_border = attrs.get_bool("ignore_border", true);
+  const bool ignore_border = attrs.get_bool("ignore_border");
   NN_CHECK(p.stride.size() == nd && p.pad.size() == nd)
       << fn << ": kernel " << to_string(p.kernel) << ", stride " << to_string(p.stride) << " and pad "
       << to_string(p.pad) << " must have the same length";

@@ -11,7 +11,7 @@ class Unpooling : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& x = in[0]->shape();
-    NN_CHECK(!attrs_.get_bool("channel_last", false))
+    NN_CHECK(!attrs_.get_bool("channel_last"))
         << "Unpooling: channel_last=true is not supported on CPU (input " << to_string(x) << ")";
     kernel_ = attrs_.get_ints("kernel", {});
     NN_CHECK(!kernel_.empty() && kernel_.size() <= x.size())

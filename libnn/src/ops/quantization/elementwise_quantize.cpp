@@ -39,9 +39,9 @@ class FixedPointQuantize : public SteQuantizer {
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    const int64_t n = attrs_.get_int("n", 8);
-    delta_ = float(attrs_.get_float("delta", 0.0625));
-    const bool sign = attrs_.get_bool("sign", true);
+    const int64_t n = attrs_.get_int("n");
+    delta_ = float(attrs_.get_float("delta"));
+    const bool sign = attrs_.get_bool("sign");
     NN_CHECK(n > 0 && delta_ > 0) << "FixedPointQuantize: n (" << n << ") and delta (" << delta_
                                   << ") must be positive";
     const int64_t bits = sign ? n - 1 : n;
@@ -64,7 +64,7 @@ class FixedPointQuantize : public SteQuantizer {
       }
     }
   }
-  bool fine_grained() const override { return attrs_.get_bool("ste_fine_grained", true); }
+  bool fine_grained() const override { return attrs_.get_bool("ste_fine_grained"); }
   bool passes(float x) const override { return x <= max_ && x >= min_; }
 
  private:
@@ -78,9 +78,9 @@ class Pow2Quantize : public SteQuantizer {
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    const int64_t n = attrs_.get_int("n", 8), m = attrs_.get_int("m", 1);
-    sign_ = attrs_.get_bool("sign", true);
-    with_zero_ = attrs_.get_bool("with_zero", true);
+    const int64_t n = attrs_.get_int("n"), m = attrs_.get_int("m");
+    sign_ = attrs_.get_bool("sign");
+    with_zero_ = attrs_.get_bool("with_zero");
     NN_CHECK(n > 0) << "Pow2Quantize: n must be positive, got " << n;
     int64_t bits = sign_ ? n - 1 : n;
     bits = with_zero_ ? bits - 1 : bits;
@@ -109,7 +109,7 @@ class Pow2Quantize : public SteQuantizer {
         y[i] = negative ? (with_zero_ ? 0.f : p_min_) : q;
     }
   }
-  bool fine_grained() const override { return attrs_.get_bool("ste_fine_grained", true); }
+  bool fine_grained() const override { return attrs_.get_bool("ste_fine_grained"); }
   // As upstream: the gradient stops where the unclipped level exceeds 2^m, and for negatives when unsigned.
   bool passes(float x) const override { return !(level(x) > p_max_) && (sign_ || !(x < 0)); }
 
@@ -126,7 +126,7 @@ class Prune : public SteQuantizer {
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    rate_ = attrs_.get_float("rate", 0.9);
+    rate_ = attrs_.get_float("rate");
     NN_CHECK(rate_ >= 0 && rate_ <= 1) << "Prune: rate " << rate_ << " must be in [0, 1]";
     out[0]->reshape(in[0]->shape(), true);
   }

@@ -49,12 +49,12 @@ class QuantizeLinear : public LinearQuantBase {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     LinearQuantBase::setup_impl(in, out);
-    round_mode_ = attrs_.get_string("round_mode", "HALF_AWAY_FROM_ZERO");
+    round_mode_ = attrs_.get_string("round_mode");
     NN_CHECK(round_mode_ == "HALF_AWAY_FROM_ZERO" || round_mode_ == "HALF_TO_EVEN")
         << "QuantizeLinear: round_mode must be HALF_AWAY_FROM_ZERO or HALF_TO_EVEN, got '" << round_mode_
         << "'";
-    const bool narrow = attrs_.get_bool("narrow_range", false);
-    const int64_t dtype = attrs_.get_int("dtype", 1);
+    const bool narrow = attrs_.get_bool("narrow_range");
+    const int64_t dtype = attrs_.get_int("dtype");
     // nnabla dtype numbers (numpy's): 1 = int8, 2 = uint8.
     NN_CHECK(dtype == 1 || dtype == 2)
         << "QuantizeLinear: dtype must be 1 (int8) or 2 (uint8), got " << dtype;

@@ -24,11 +24,11 @@ class MinMaxQuantize : public Function {
     NN_CHECK(broadcastable_to(qs, xs)) << "MinMaxQuantize: x shape " << to_string(xs) << " and range shape "
                                        << to_string(qs) << " must match except where the range has size 1";
     bcast_ = BroadcastIndex(xs, qs);
-    decay_ = float(attrs_.get_float("decay", 0.999));
-    eps_ = float(attrs_.get_float("eps", 0.01));
-    x_min_max_ = attrs_.get_bool("x_min_max", false);
-    ema_ = attrs_.get_bool("ema", false);
-    fine_ = attrs_.get_bool("ste_fine_grained", true);
+    decay_ = float(attrs_.get_float("decay"));
+    eps_ = float(attrs_.get_float("eps"));
+    x_min_max_ = attrs_.get_bool("x_min_max");
+    ema_ = attrs_.get_bool("ema");
+    fine_ = attrs_.get_bool("ste_fine_grained");
     out[0]->reshape(xs, true);
   }
 

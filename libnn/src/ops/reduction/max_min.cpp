@@ -13,14 +13,14 @@ class ArgExtreme : public Function {
   int num_outputs(const std::vector<Shape>&) const override { return with_index() && !only_index() ? 2 : 1; }
 
  protected:
-  bool with_index() const { return attrs_.get_bool("with_index", false); }
-  bool only_index() const { return attrs_.get_bool("only_index", false); }
+  bool with_index() const { return attrs_.get_bool("with_index"); }
+  bool only_index() const { return attrs_.get_bool("only_index"); }
 
   void setup_impl(const Variables& in, const Variables& out) override {
     NN_CHECK(in[0]->size() > 0) << type() << ": cannot reduce an empty array of shape "
                                 << to_string(in[0]->shape());
     plan_ = make_reduce_plan(in[0]->shape(), attrs_.get_ints("axes", {}), attrs_.has("axes"),
-                             attrs_.get_bool("keep_dims", false));
+                             attrs_.get_bool("keep_dims"));
     for (auto* o : out) o->reshape(plan_.out_shape, true);
     index_.assign(size_t(plan_.out_size), 0);
   }

@@ -60,7 +60,7 @@ class FourierTransform : public Function {
         << " signal axes and a trailing axis of 2 (real, imag)";
     signal_size_ = 1;
     for (int64_t d = 0; d < signal_ndim_; ++d) signal_size_ *= xs[xs.size() - 2 - d];
-    const bool normalized = attrs_.get_bool("normalized", false);
+    const bool normalized = attrs_.get_bool("normalized");
     scale_ = normalized ? 1.0 / std::sqrt(double(signal_size_)) : inverse_ ? 1.0 / double(signal_size_) : 1.0;
     out[0]->reshape(xs, true);
   }

@@ -23,16 +23,16 @@ class Interpolate : public Function {
     const Shape& xs = in[0]->shape();
     out_size_ = attrs_.get_ints("output_size", {});
     const std::string mode = attrs_.get_string("mode", "");
-    const bool align = attrs_.get_bool("align_corners", true);
-    const bool half_pixel = attrs_.get_bool("half_pixel", false);
-    const bool half_pixel_nn = attrs_.get_bool("half_pixel_for_nn", false);
+    const bool align = attrs_.get_bool("align_corners");
+    const bool half_pixel = attrs_.get_bool("half_pixel");
+    const bool half_pixel_nn = attrs_.get_bool("half_pixel_for_nn");
     const int nd = int(out_size_.size());
     NN_CHECK(nd >= 1 && nd <= 3) << "Interpolate: output_size must have 1 to 3 entries, got "
                                  << to_string(out_size_);
     NN_CHECK(mode == "linear" || mode == "nearest")
         << "Interpolate: mode must be 'linear' or 'nearest', got '" << mode << "'";
     NN_CHECK(!(align && half_pixel)) << "Interpolate: align_corners and half_pixel cannot both be true";
-    NN_CHECK(!attrs_.get_bool("channel_last", false)) << "Interpolate: channel_last=true is not supported";
+    NN_CHECK(!attrs_.get_bool("channel_last")) << "Interpolate: channel_last=true is not supported";
     NN_CHECK(int(xs.size()) >= nd) << "Interpolate: input " << to_string(xs)
                                    << " has fewer dims than output_size " << to_string(out_size_);
     for (auto s : out_size_)

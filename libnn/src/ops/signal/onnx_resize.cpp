@@ -66,15 +66,15 @@ class ONNXResize : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     const size_t ndim = xs.size();
-    const auto roi = attrs_.get_floats("roi", {});
-    const auto scales_arg = attrs_.get_floats("scales", {});
-    const auto sizes = attrs_.get_ints("sizes", {});
-    mode_ = attrs_.get_string("mode", "nearest");
-    coord_ = parse_coord_mode(attrs_.get_string("coordinate_transformation_mode", "half_pixel"));
-    nearest_ = parse_nearest_mode(attrs_.get_string("nearest_mode", "round_prefer_floor"));
-    cubic_a_ = float(attrs_.get_float("cubic_coeff_a", -0.75));
-    exclude_outside_ = attrs_.get_int("exclude_outside", 0) != 0;
-    extrapolation_ = float(attrs_.get_float("extrapolation_value", 0.0));
+    const auto roi = attrs_.get_floats("roi");
+    const auto scales_arg = attrs_.get_floats("scales");
+    const auto sizes = attrs_.get_ints("sizes");
+    mode_ = attrs_.get_string("mode");
+    coord_ = parse_coord_mode(attrs_.get_string("coordinate_transformation_mode"));
+    nearest_ = parse_nearest_mode(attrs_.get_string("nearest_mode"));
+    cubic_a_ = float(attrs_.get_float("cubic_coeff_a"));
+    exclude_outside_ = attrs_.get_int("exclude_outside") != 0;
+    extrapolation_ = float(attrs_.get_float("extrapolation_value"));
     NN_CHECK(mode_ == "nearest" || mode_ == "linear" || mode_ == "cubic")
         << "ONNXResize: mode '" << mode_ << "' is not one of nearest, linear, cubic";
     NN_CHECK(sizes.empty() != scales_arg.empty())

@@ -14,9 +14,9 @@ stft::Params read_params(const Attrs& a) {
   p.window_size = a.get_int("window_size", 0);
   p.stride = a.get_int("stride", 0);
   p.fft_size = a.get_int("fft_size", 0);
-  p.window_type = a.get_string("window_type", "hanning");
-  p.center = a.get_bool("center", true);
-  p.pad_mode = a.get_string("pad_mode", "reflect");
+  p.window_type = a.get_string("window_type");
+  p.center = a.get_bool("center");
+  p.pad_mode = a.get_string("pad_mode");
   return p;
 }
 
@@ -34,7 +34,7 @@ class STFT : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     p_ = read_params(attrs_);
     stft::check_params("STFT", p_);
-    as_istft_backward_ = attrs_.get_bool("as_istft_backward", false);
+    as_istft_backward_ = attrs_.get_bool("as_istft_backward");
     const Shape& xs = in[0]->shape();
     NN_CHECK(xs.size() == 2) << "STFT: x must be (batch, samples), got " << to_string(xs);
     batch_ = xs[0];
@@ -106,7 +106,7 @@ class ISTFT : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     p_ = read_params(attrs_);
     stft::check_params("ISTFT", p_);
-    as_stft_backward_ = attrs_.get_bool("as_stft_backward", false);
+    as_stft_backward_ = attrs_.get_bool("as_stft_backward");
     const Shape& rs = in[0]->shape();
     NN_CHECK(rs.size() == 3 && rs == in[1]->shape() && rs[1] == p_.bins())
         << "ISTFT: y_r " << to_string(rs) << " and y_i " << to_string(in[1]->shape())

@@ -59,7 +59,7 @@ class NmsDetection2d : public Function {
   void forward_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     const int64_t batch = xs[0], boxes = xs[1], row = xs[2], classes = row - 5;
-    const float thresh = float(attrs_.get_float("thresh", 0.5)), nms = float(attrs_.get_float("nms", 0.45));
+    const float thresh = float(attrs_.get_float("thresh")), nms = float(attrs_.get_float("nms"));
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
     auto cut = [&](float v) { return v < thresh ? 0.f : v; };
@@ -72,7 +72,7 @@ class NmsDetection2d : public Function {
     }
     for (int64_t b = 0; b < batch; ++b) {
       float* yb = y + b * boxes * row;
-      if (attrs_.get_bool("nms_per_class", true)) {
+      if (attrs_.get_bool("nms_per_class")) {
         for (int64_t k = 0; k < classes; ++k) {
           const auto idx = order_by_score(boxes, yb + 5 + k, row);
           for (int64_t i = 0; i < boxes; ++i) {
@@ -118,9 +118,9 @@ class ONNXNonMaxSuppression : public Function {
     NN_CHECK(ss.size() == 3 && ss[0] == bs[0] && ss[2] == bs[1])
         << "ONNXNonMaxSuppression: scores " << to_string(ss) << " must be (batch, classes, boxes) for boxes "
         << to_string(bs);
-    const int64_t cpb = attrs_.get_int("center_point_box", 0);
+    const int64_t cpb = attrs_.get_int("center_point_box");
     NN_CHECK(cpb == 0 || cpb == 1) << "ONNXNonMaxSuppression: center_point_box must be 0 or 1, got " << cpb;
-    NN_CHECK(attrs_.get_int("max_output_boxes_per_class", 0) >= 0)
+    NN_CHECK(attrs_.get_int("max_output_boxes_per_class") >= 0)
         << "ONNXNonMaxSuppression: max_output_boxes_per_class must be non-negative";
     // The output size depends on the data: computed here (as upstream) and again in forward.
     run(in, out);
@@ -133,10 +133,10 @@ class ONNXNonMaxSuppression : public Function {
   void run(const Variables& in, const Variables& out) {
     const Shape& ss = in[1]->shape();
     const int64_t batch = ss[0], classes = ss[1], boxes = ss[2];
-    const bool center = attrs_.get_int("center_point_box", 0) == 1;
-    const int64_t max_out = attrs_.get_int("max_output_boxes_per_class", 0);
-    const float iou_thr = float(attrs_.get_float("iou_threshold", 0.0));
-    const float score_thr = float(attrs_.get_float("score_threshold", 0.0));
+    const bool center = attrs_.get_int("center_point_box") == 1;
+    const int64_t max_out = attrs_.get_int("max_output_boxes_per_class");
+    const float iou_thr = float(attrs_.get_float("iou_threshold"));
+    const float score_thr = float(attrs_.get_float("score_threshold"));
     const float* bx = in_data(in[0]);
     const float* sc = in_data(in[1]);
     std::vector<std::array<int64_t, 3>> picked;

@@ -26,7 +26,7 @@ class PatchCorrelation : public Function {
     shift_ = pair("shift", {0, 0});
     patch_step_ = pair("patch_step", {1, 1});
     shift_step_ = pair("shift_step", {1, 1});
-    padding_ = attrs_.get_ints("padding", {0, 0, 0, 0});
+    padding_ = attrs_.get_ints("padding");
     NN_CHECK(padding_.size() == 4) << "PatchCorrelation: padding must be (top, bottom, left, right), got "
                                    << to_string(padding_);
     for (int d = 0; d < 2; ++d)

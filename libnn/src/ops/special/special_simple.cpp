@@ -41,7 +41,7 @@ class Sink : public Function {
   // Upstream fills the grads of all inputs with 1 regardless of accum; here only where propagate_down.
   void backward_impl(const Variables& in, const Variables&, const std::vector<bool>& prop,
                      const std::vector<bool>&) override {
-    if (!attrs_.get_bool("one_input_grad", true)) return;
+    if (!attrs_.get_bool("one_input_grad")) return;
     for (size_t i = 0; i < in.size(); ++i)
       if (prop[i]) in[i]->grad()->fill(1.0);
   }
@@ -60,7 +60,7 @@ class EyeLike : public Function {
     out[0]->reshape(in[0]->shape(), true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
-    const int64_t rows = in[0]->shape()[0], cols = in[0]->shape()[1], k = attrs_.get_int("k", 0);
+    const int64_t rows = in[0]->shape()[0], cols = in[0]->shape()[1], k = attrs_.get_int("k");
     float* y = out_data(out[0]);
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < cols; ++j) y[i * cols + j] = j - i == k ? 1.f : 0.f;
@@ -114,7 +114,7 @@ class BitShift : public ForwardOnlyBinary {
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    const std::string dir = attrs_.get_string("direction", "LEFT");
+    const std::string dir = attrs_.get_string("direction");
     NN_CHECK(dir == "LEFT" || dir == "RIGHT")
         << "BitShift: direction must be LEFT or RIGHT, got '" << dir << "'";
     left_ = dir == "LEFT";

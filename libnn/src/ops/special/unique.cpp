@@ -14,14 +14,14 @@ class Unique : public Function {
   using Function::Function;
   bool has_backward() const override { return false; }
   int num_outputs(const std::vector<Shape>&) const override {
-    return 1 + int(attrs_.get_bool("with_index", false)) + int(attrs_.get_bool("with_inverse", false)) +
-           int(attrs_.get_bool("with_counts", false));
+    return 1 + int(attrs_.get_bool("with_index")) + int(attrs_.get_bool("with_inverse")) +
+           int(attrs_.get_bool("with_counts"));
   }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    flatten_ = attrs_.get_bool("flatten", true);
+    flatten_ = attrs_.get_bool("flatten");
     axis_ = attrs_.get_int("axis", 0);
     if (!flatten_) {
       NN_CHECK(!xs.empty() && axis_ >= -int64_t(xs.size()) && axis_ < int64_t(xs.size()))
@@ -73,7 +73,7 @@ class Unique : public Function {
     // Output order: sorted values, or order of first appearance.
     std::vector<int64_t> pos(static_cast<size_t>(n));
     std::iota(pos.begin(), pos.end(), 0);
-    if (!attrs_.get_bool("sorted", true))
+    if (!attrs_.get_bool("sorted"))
       std::sort(pos.begin(), pos.end(),
                 [&](int64_t a, int64_t b) { return first[size_t(a)] < first[size_t(b)]; });
     std::vector<int64_t> rank(static_cast<size_t>(n));
@@ -93,11 +93,11 @@ class Unique : public Function {
       float* p = out_data(out[next++]);
       for (int64_t i = 0; i < len; ++i) p[i] = float(value(i));
     };
-    if (attrs_.get_bool("with_index", false))
+    if (attrs_.get_bool("with_index"))
       emit(n, [&](int64_t u) { return first[size_t(pos[size_t(u)])]; });
-    if (attrs_.get_bool("with_inverse", false))
+    if (attrs_.get_bool("with_inverse"))
       emit(rows, [&](int64_t r) { return rank[size_t(inverse[size_t(r)])]; });
-    if (attrs_.get_bool("with_counts", false))
+    if (attrs_.get_bool("with_counts"))
       emit(n, [&](int64_t u) { return counts[size_t(pos[size_t(u)])]; });
   }
 

@@ -15,7 +15,7 @@ class VATNoise : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis > 0 && base_axis < int64_t(xs.size()))
         << "VATNoise: base_axis " << base_axis << " must be in [1, " << xs.size() << ") for x "
         << to_string(xs);
@@ -28,7 +28,7 @@ class VATNoise : public Function {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
-    const double eps = attrs_.get_float("eps", 1.0);
+    const double eps = attrs_.get_float("eps");
     const int64_t rows = row_ == 0 ? 0 : in[0]->size() / row_;
     for (int64_t r = 0; r < rows; ++r) {
       double sum = 1e-8;
@@ -42,7 +42,7 @@ class VATNoise : public Function {
                      const std::vector<bool>&) override {
     const float* dy = out_grad(out[0]);
     float* w = in[1]->data()->cast<float>(true);
-    const float eps = float(attrs_.get_float("eps", 1.0));
+    const float eps = float(attrs_.get_float("eps"));
     for (int64_t i = 0; i < in[0]->size(); ++i) w[i] = dy[i] * eps;
   }
 

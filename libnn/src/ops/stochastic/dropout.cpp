@@ -10,7 +10,7 @@ namespace {
 class Dropout : public Function {
  public:
   Dropout(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), p_(a.get_float("p", 0.5)), random_(a.get_int("seed", -1)) {}
+      : Function(s, c, a), p_(attrs_.get_float("p")), random_(attrs_.get_int("seed")) {}
   bool is_stochastic() const override { return true; }
   bool grad_depends_input_data(int, int) const override { return false; }
 

@@ -13,7 +13,7 @@ namespace {
 class ImageAugmentation : public Function {
  public:
   ImageAugmentation(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), random_(a.get_int("seed", -1)), settings_(a) {}
+      : Function(s, c, a), random_(attrs_.get_int("seed")), settings_(attrs_) {}
   bool is_stochastic() const override { return true; }
   bool has_backward() const override { return false; }
 
@@ -27,7 +27,7 @@ class ImageAugmentation : public Function {
     NN_CHECK(shape.size() >= 2 && shape.size() <= xs.size())
         << "ImageAugmentation: shape " << to_string(shape) << " must have 2 to " << xs.size()
         << " dimensions for input " << to_string(xs);
-    pad_ = attrs_.get_ints("pad", {0, 0});
+    pad_ = attrs_.get_ints("pad");
     NN_CHECK(pad_.size() == 2) << "ImageAugmentation: pad must be (height, width), got " << to_string(pad_);
     const AugmentSettings& st = settings_;
     NN_CHECK(st.min_scale > 0 && st.max_scale > 0 && st.aspect_ratio > 0 && st.contrast > 0)
@@ -128,19 +128,19 @@ class ImageAugmentation : public Function {
 }  // namespace
 
 AugmentSettings::AugmentSettings(const Attrs& a)
-    : min_scale(float(a.get_float("min_scale", 1.0))),
-      max_scale(float(a.get_float("max_scale", 1.0))),
-      angle(float(a.get_float("angle", 0.0))),
-      aspect_ratio(float(a.get_float("aspect_ratio", 1.0))),
-      distortion(float(a.get_float("distortion", 0.0))),
-      flip_lr(a.get_bool("flip_lr", false)),
-      flip_ud(a.get_bool("flip_ud", false)),
-      brightness(float(a.get_float("brightness", 0.0))),
-      brightness_each(a.get_bool("brightness_each", false)),
-      contrast(float(a.get_float("contrast", 1.0))),
-      contrast_center(float(a.get_float("contrast_center", 0.0))),
-      contrast_each(a.get_bool("contrast_each", false)),
-      noise(float(a.get_float("noise", 0.0))) {}
+    : min_scale(float(a.get_float("min_scale"))),
+      max_scale(float(a.get_float("max_scale"))),
+      angle(float(a.get_float("angle"))),
+      aspect_ratio(float(a.get_float("aspect_ratio"))),
+      distortion(float(a.get_float("distortion"))),
+      flip_lr(a.get_bool("flip_lr")),
+      flip_ud(a.get_bool("flip_ud")),
+      brightness(float(a.get_float("brightness"))),
+      brightness_each(a.get_bool("brightness_each")),
+      contrast(float(a.get_float("contrast"))),
+      contrast_center(float(a.get_float("contrast_center"))),
+      contrast_each(a.get_bool("contrast_each")),
+      noise(float(a.get_float("noise"))) {}
 
 namespace {
 // A uniform draw on {0, 0.001, ..., 1}, as upstream.

@@ -13,7 +13,7 @@ namespace {
 class RandomChoice : public Function {
  public:
   RandomChoice(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), random_(a.get_int("seed", -1)), replace_(a.get_bool("replace", true)) {}
+      : Function(s, c, a), random_(attrs_.get_int("seed")), replace_(attrs_.get_bool("replace")) {}
   bool is_stochastic() const override { return true; }
   bool grad_depends_input_data(int, int) const override { return false; }
 
@@ -24,7 +24,7 @@ class RandomChoice : public Function {
         << "RandomChoice: x " << to_string(xs) << " and w " << to_string(in[1]->shape())
         << " must have the same, non-scalar shape";
     Shape ys(xs.begin(), xs.end() - 1);
-    const Shape shape = attrs_.get_ints("shape", {});
+    const Shape shape = attrs_.get_ints("shape");
     if (shape.empty()) {
       ys.push_back(1);
     } else {
@@ -118,14 +118,14 @@ class RandomChoice : public Function {
 class RandomCrop : public Function {
  public:
   RandomCrop(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), random_(a.get_int("seed", -1)) {}
+      : Function(s, c, a), random_(attrs_.get_int("seed")) {}
   bool is_stochastic() const override { return true; }
   bool grad_depends_input_data(int, int) const override { return false; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis >= 0 && base_axis < int64_t(xs.size()))
         << "RandomCrop: base_axis " << base_axis << " must be in [0, " << xs.size() << ") for x "
         << to_string(xs);

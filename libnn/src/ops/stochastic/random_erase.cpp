@@ -22,21 +22,21 @@ class RandomErase : public Function {
  public:
   RandomErase(const OpSchema& s, const Context& c, const Attrs& a)
       : Function(s, c, a),
-        random_(a.get_int("seed", -1)),
-        prob_(float(a.get_float("prob", 0.5))),
-        area_(a.get_floats("area_ratios", {0.02, 0.4})),
-        aspect_(a.get_floats("aspect_ratios", {0.3, 3.3333})),
-        replacement_(a.get_floats("replacements", {0.0, 255.0})),
-        n_(a.get_int("n", 1)),
-        share_(a.get_bool("share", true)),
-        ste_fine_grained_(a.get_bool("ste_fine_grained", true)) {}
+        random_(attrs_.get_int("seed")),
+        prob_(float(attrs_.get_float("prob"))),
+        area_(attrs_.get_floats("area_ratios")),
+        aspect_(attrs_.get_floats("aspect_ratios")),
+        replacement_(attrs_.get_floats("replacements")),
+        n_(attrs_.get_int("n")),
+        share_(attrs_.get_bool("share")),
+        ste_fine_grained_(attrs_.get_bool("ste_fine_grained")) {}
   bool is_stochastic() const override { return true; }
   bool grad_depends_input_data(int, int) const override { return false; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(prob_ >= 0 && prob_ <= 1) << "RandomErase: prob must be in [0, 1], got " << prob_;
     NN_CHECK(area_.size() == 2 && aspect_.size() == 2 && replacement_.size() == 2)
         << "RandomErase: area_ratios, aspect_ratios and replacements must have 2 values each";
@@ -44,7 +44,7 @@ class RandomErase : public Function {
     NN_CHECK(base_axis >= 0 && int64_t(xs.size()) - base_axis == 3)
         << "RandomErase: the axes from base_axis " << base_axis << " must be (C, H, W), got x "
         << to_string(xs);
-    NN_CHECK(!attrs_.get_bool("channel_last", false)) << "RandomErase: channel_last is not supported";
+    NN_CHECK(!attrs_.get_bool("channel_last")) << "RandomErase: channel_last is not supported";
     batches_ = shape_size(xs, 0, size_t(base_axis));
     channels_ = xs[base_axis];
     height_ = xs[base_axis + 1];

@@ -14,7 +14,7 @@ namespace {
 class RemapFunction : public Function {
  public:
   RemapFunction(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), random_(a.get_int("seed", -1)) {}
+      : Function(s, c, a), random_(attrs_.get_int("seed")) {}
   bool is_stochastic() const override { return true; }
   bool grad_depends_input_data(int, int) const override { return false; }
 
@@ -26,7 +26,7 @@ class RemapFunction : public Function {
 
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis >= 0 && base_axis <= int64_t(xs.size()))
         << type() << ": base_axis " << base_axis << " is out of range for input " << to_string(xs);
     base_axis_ = int(base_axis);
@@ -125,11 +125,11 @@ class RandomShift : public RemapFunction {
         << " has more entries than the axes after base_axis of " << to_string(in[0]->shape());
     for (int64_t s : shifts_)
       NN_CHECK(s >= 0) << "RandomShift: shifts " << to_string(shifts_) << " must be >= 0";
-    mode_ = attrs_.get_string("border_mode", "nearest");
+    mode_ = attrs_.get_string("border_mode");
     NN_CHECK(mode_ == "nearest" || mode_ == "reflect" || mode_ == "constant")
         << "RandomShift: border_mode '" << mode_ << "' is not one of nearest, reflect, constant";
   }
-  float fill_value() const override { return float(attrs_.get_float("constant_value", 0.0)); }
+  float fill_value() const override { return float(attrs_.get_float("constant_value")); }
   Tables draw(RandomEngine& engine) override { return draw_shift_tables(engine, shifts_, mode_, inner_shape_); }
 
  private:

@@ -12,7 +12,7 @@ namespace {
 class RandomGenerator : public Function {
  public:
   RandomGenerator(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), random_(a.get_int("seed", -1)) {}
+      : Function(s, c, a), random_(attrs_.get_int("seed")) {}
   bool is_stochastic() const override { return true; }
   bool has_backward() const override { return false; }
 
@@ -26,7 +26,7 @@ class RandomGenerator : public Function {
   }
 
   void setup_impl(const Variables&, const Variables& out) override {
-    const Shape shape = attrs_.get_ints("shape", {});
+    const Shape shape = attrs_.get_ints("shape");
     check_shape(shape, type() + ": shape");
     check_args();
     out[0]->reshape(shape, true);
@@ -46,13 +46,13 @@ class Rand : public RandomGenerator {
 
  protected:
   void check_args() const override {
-    NN_CHECK(attrs_.get_float("high", 1) > attrs_.get_float("low", 0))
-        << "Rand: high " << attrs_.get_float("high", 1) << " must be greater than low "
-        << attrs_.get_float("low", 0);
+    NN_CHECK(attrs_.get_float("high") > attrs_.get_float("low"))
+        << "Rand: high " << attrs_.get_float("high") << " must be greater than low "
+        << attrs_.get_float("low");
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::uniform_real_distribution<float>(float(attrs_.get_float("low", 0)),
-                                                    float(attrs_.get_float("high", 1))),
+    fill_with(std::uniform_real_distribution<float>(float(attrs_.get_float("low")),
+                                                    float(attrs_.get_float("high"))),
               g, y, n);
   }
 };
@@ -63,12 +63,12 @@ class Randint : public RandomGenerator {
 
  protected:
   void check_args() const override {
-    NN_CHECK(attrs_.get_int("high", 1) > attrs_.get_int("low", 0))
-        << "Randint: high " << attrs_.get_int("high", 1) << " must be greater than low "
-        << attrs_.get_int("low", 0);
+    NN_CHECK(attrs_.get_int("high") > attrs_.get_int("low"))
+        << "Randint: high " << attrs_.get_int("high") << " must be greater than low "
+        << attrs_.get_int("low");
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::uniform_int_distribution<int64_t>(attrs_.get_int("low", 0), attrs_.get_int("high", 1) - 1),
+    fill_with(std::uniform_int_distribution<int64_t>(attrs_.get_int("low"), attrs_.get_int("high") - 1),
               g, y, n);
   }
 };
@@ -79,12 +79,12 @@ class Randn : public RandomGenerator {
 
  protected:
   void check_args() const override {
-    NN_CHECK(attrs_.get_float("sigma", 1) > 0)
-        << "Randn: sigma must be positive, got " << attrs_.get_float("sigma", 1);
+    NN_CHECK(attrs_.get_float("sigma") > 0)
+        << "Randn: sigma must be positive, got " << attrs_.get_float("sigma");
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::normal_distribution<float>(float(attrs_.get_float("mu", 0)),
-                                              float(attrs_.get_float("sigma", 1))),
+    fill_with(std::normal_distribution<float>(float(attrs_.get_float("mu")),
+                                              float(attrs_.get_float("sigma"))),
               g, y, n);
   }
 };
@@ -95,13 +95,13 @@ class RandBinomial : public RandomGenerator {
 
  protected:
   void check_args() const override {
-    const double p = attrs_.get_float("p", 0.5);
-    NN_CHECK(attrs_.get_int("n", 1) > 0 && p >= 0 && p <= 1)
-        << "RandBinomial: n must be positive and p in [0, 1], got n " << attrs_.get_int("n", 1) << ", p "
+    const double p = attrs_.get_float("p");
+    NN_CHECK(attrs_.get_int("n") > 0 && p >= 0 && p <= 1)
+        << "RandBinomial: n must be positive and p in [0, 1], got n " << attrs_.get_int("n") << ", p "
         << p;
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::binomial_distribution<int64_t>(attrs_.get_int("n", 1), attrs_.get_float("p", 0.5)), g, y,
+    fill_with(std::binomial_distribution<int64_t>(attrs_.get_int("n"), attrs_.get_float("p")), g, y,
               n);
   }
 };
@@ -112,13 +112,13 @@ class RandBeta : public RandomGenerator {
 
  protected:
   void check_args() const override {
-    NN_CHECK(attrs_.get_float("alpha", 0.5) > 0 && attrs_.get_float("beta", 0.5) > 0)
-        << "RandBeta: alpha and beta must be positive, got " << attrs_.get_float("alpha", 0.5) << ", "
-        << attrs_.get_float("beta", 0.5);
+    NN_CHECK(attrs_.get_float("alpha") > 0 && attrs_.get_float("beta") > 0)
+        << "RandBeta: alpha and beta must be positive, got " << attrs_.get_float("alpha") << ", "
+        << attrs_.get_float("beta");
   }
   // Beta(a, b) = X / (X + Y) with X ~ Gamma(a), Y ~ Gamma(b).
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    std::gamma_distribution<double> ga(attrs_.get_float("alpha", 0.5)), gb(attrs_.get_float("beta", 0.5));
+    std::gamma_distribution<double> ga(attrs_.get_float("alpha")), gb(attrs_.get_float("beta"));
     for (int64_t i = 0; i < n; ++i) {
       const double a = ga(g), b = gb(g);
       y[i] = a + b > 0 ? float(a / (a + b)) : 0.5f;
@@ -132,13 +132,13 @@ class RandGamma : public RandomGenerator {
 
  protected:
   void check_args() const override {
-    NN_CHECK(attrs_.get_float("k", 0.5) > 0 && attrs_.get_float("theta", 1) > 0)
-        << "RandGamma: k and theta must be positive, got " << attrs_.get_float("k", 0.5) << ", "
-        << attrs_.get_float("theta", 1);
+    NN_CHECK(attrs_.get_float("k") > 0 && attrs_.get_float("theta") > 0)
+        << "RandGamma: k and theta must be positive, got " << attrs_.get_float("k") << ", "
+        << attrs_.get_float("theta");
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::gamma_distribution<float>(float(attrs_.get_float("k", 0.5)),
-                                             float(attrs_.get_float("theta", 1))),
+    fill_with(std::gamma_distribution<float>(float(attrs_.get_float("k")),
+                                             float(attrs_.get_float("theta"))),
               g, y, n);
   }
 };

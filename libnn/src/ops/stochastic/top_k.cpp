@@ -40,14 +40,14 @@ SampleLayout make_layout(const char* fname, const Shape& xs, int64_t base_axis, 
 class TopKData : public Function {
  public:
   TopKData(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), with_index_(a.get_bool("with_index", false)), reduce_(a.get_bool("reduce", true)) {}
+      : Function(s, c, a), with_index_(attrs_.get_bool("with_index")), reduce_(attrs_.get_bool("reduce")) {}
   int num_outputs(const std::vector<Shape>&) const override { return with_index_ ? 2 : 1; }
   bool grad_depends_input_data(int, int) const override { return false; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis", 1);
+    const int64_t base_axis = attrs_.get_int("base_axis");
     layout_ = make_layout("TopKData", xs, base_axis, attrs_.get_int("k", 1));
     Shape reduced(xs.begin(), xs.begin() + base_axis);
     reduced.push_back(layout_.k);
@@ -58,7 +58,7 @@ class TopKData : public Function {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
-    const bool use_abs = attrs_.get_bool("abs", false), largest = attrs_.get_bool("largest", true);
+    const bool use_abs = attrs_.get_bool("abs"), largest = attrs_.get_bool("largest");
     const auto [outer, inner, k] = layout_;
     if (!reduce_) std::fill_n(y, in[0]->size(), 0.f);
     for (int64_t s = 0; s < outer; ++s) {
@@ -97,7 +97,7 @@ class TopKGrad : public Function {
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    layout_ = make_layout("TopKGrad", in[0]->shape(), attrs_.get_int("base_axis", 1), attrs_.get_int("k", 1));
+    layout_ = make_layout("TopKGrad", in[0]->shape(), attrs_.get_int("base_axis"), attrs_.get_int("k", 1));
     out[0]->reshape(in[0]->shape(), true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
@@ -109,7 +109,7 @@ class TopKGrad : public Function {
     const float* dy = out_grad(out[0]);
     float* dx = in_grad_zeroed(in[0], accum[0]);
     const auto [outer, inner, k] = layout_;
-    const bool use_abs = attrs_.get_bool("abs", false);
+    const bool use_abs = attrs_.get_bool("abs");
     std::vector<int64_t> pos(static_cast<size_t>(k));
     for (int64_t s = 0; s < outer; ++s) {
       top_k_positions(dy + s * inner, inner, k, use_abs, true, pos.data());

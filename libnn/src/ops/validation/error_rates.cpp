@@ -39,7 +39,7 @@ class TopNError : public ForwardOnly {
     const float* x = in_data(in[0]);
     const float* t = in_data(in[1]);
     float* y = out_data(out[0]);
-    const int64_t n = attrs_.get_int("n", 1), c = split_.size, inner = split_.inner;
+    const int64_t n = attrs_.get_int("n"), c = split_.size, inner = split_.inner;
     for (int64_t l = 0; l < split_.outer * inner; ++l) {
       const int64_t k = int64_t(t[l]);
       NN_CHECK(k >= 0 && k < c) << "TopNError: label " << t[l] << " is outside [0, " << c << ")";
