@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fashion-MNIST (IDX .gz files) -> nnabla NPY cache directories (cli.md 6.3) or NNC-style CSV + PNG files.
+"""Fashion-MNIST (IDX .gz files) -> nnabla NPY cache directories (docs/datasets.md) or NNC-style CSV + PNG files.
 
 Reads train-/t10k-{images-idx3,labels-idx1}-ubyte.gz (Debian package dataset-fashion-mnist installs them in
 /usr/share/datasets/fashion-mnist) and writes, under OUTDIR:

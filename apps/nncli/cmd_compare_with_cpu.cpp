@@ -1,5 +1,6 @@
 // `nncli compare_with_cpu`: runs two configs (or one on two contexts) on the same parameters and batch and
-// compares every function's outputs, gradients and the update (cli.md §8); exit 4 beyond --atol/--rtol.
+// compares every function's outputs, gradients and the update (docs/command_line.md#compare_with_cpu); exit 4
+// beyond --atol/--rtol.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>

@@ -1,4 +1,5 @@
-// `nncli conv_dataset`: a CSV dataset (or a cache) to an nnabla cache directory (cli.md §10, §6.3).
+// `nncli conv_dataset`: a CSV dataset (or a cache) to an nnabla cache directory
+// (docs/command_line.md#dataset-tools, docs/datasets.md#cache-directories).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -90,7 +91,7 @@ std::vector<std::string> cache_descrs(const ds::CacheDataSource& cache) {
   return descrs;
 }
 
-// Empties or creates the destination directory (cli.md §10 rules).
+// Empties or creates the destination directory (docs/command_line.md#dataset-tools).
 void prepare_destination(const ConvDatasetOptions& o) {
   const std::string& d = o.destination;
   std::error_code ec;

@@ -1,4 +1,5 @@
-// `nncli create_image_classification_dataset`: class folders of images to resized PNGs + CSV (cli.md §10).
+// `nncli create_image_classification_dataset`: class folders of images to resized PNGs + CSV
+// (docs/command_line.md#dataset-tools).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>

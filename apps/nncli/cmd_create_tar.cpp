@@ -1,4 +1,5 @@
-// `nncli create_tar`: a CSV dataset to the TAR archive Neural Network Console takes (cli.md §10).
+// `nncli create_tar`: a CSV dataset to the TAR archive Neural Network Console takes
+// (docs/command_line.md#dataset-tools).
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"

@@ -1,4 +1,5 @@
-// `nncli decode_param`: every parameter of a model or parameter file to a text file (cli.md §9).
+// `nncli decode_param`: every parameter of a model or parameter file to a text file
+// (docs/command_line.md#parameter-text-files).
 #include <CLI/CLI.hpp>
 #include <filesystem>
 

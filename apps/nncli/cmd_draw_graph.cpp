@@ -1,4 +1,5 @@
-// `nncli draw_graph`: each network of an NNP/nntxt drawn through the Graphviz library (cli.md §17).
+// `nncli draw_graph`: each network of an NNP/nntxt drawn through the Graphviz library
+// (docs/command_line.md#draw_graph).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>

@@ -1,4 +1,5 @@
-// `nncli forward`: run every executor over a CSV or cache dataset and write output_result.csv (cli.md §4).
+// `nncli forward`: run every executor over a CSV or cache dataset and write output_result.csv
+// (docs/command_line.md#forward).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
@@ -70,7 +71,7 @@ bool image_normalization(const nn::ir::Model& model, const std::string& dataset)
   return normalize;
 }
 
-// progress.txt is emptied at the start and at the end (cli.md §1).
+// progress.txt is emptied at the start and at the end (docs/command_line.md#global-behaviour).
 void clear_progress_file(const std::string& outdir) {
   std::ofstream f(fs::path(outdir) / "progress.txt", std::ios::trunc);
 }

@@ -1,5 +1,6 @@
 // `nncli function_info`: the functions nncli, the NNB runtime or the ONNX exporter support, what models
-// use and lack (cli.md §14), plus -q details, --format json and exit status 3 for unsupported functions.
+// use and lack (docs/command_line.md#function_info), plus -q details, --format json and exit status 3 for
+// unsupported functions.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,6 @@
 // `nncli profile`: upstream's profile.csv (per-function forward/backward, data loading, solver update) for
-// optimizers and also executors (cli.md §7), with percentiles, hotspots, JSON and a CI regression gate.
+// optimizers and also executors (docs/command_line.md#profile), with percentiles, hotspots, JSON and a CI
+// regression gate.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>

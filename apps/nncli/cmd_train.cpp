@@ -1,4 +1,5 @@
-// `nncli train`: nnabla_cli-compatible training from an NNP/nntxt config (cli.md §3), with exact resume.
+// `nncli train`: nnabla_cli-compatible training from an NNP/nntxt config (docs/command_line.md#train), with
+// exact resume.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -129,7 +130,7 @@ std::string context_names(const nn::Context& ctx) {
 
 class TrainHooks : public nn::train::TrainerHooks {
  public:
-  // rank: this process's MPI rank; only rank 0 writes files and logs epochs (cli.md §3.9).
+  // rank: this process's MPI rank; only rank 0 writes files and logs epochs (docs/command_line.md#train-mpi).
   TrainHooks(const TrainOptions& opt, ProgressFile& progress, ResultWriter& writer,
              nn::ir::ParameterStore& store, nn::train::Trainer& trainer, int rank)
       : opt_(opt), progress_(progress), writer_(writer), store_(store), trainer_(trainer), rank_(rank) {
@@ -207,7 +208,8 @@ int run_train(const TrainOptions& opt) {
                                      << "].";
   if (!opt.ooc_window.empty() && !valid_size_string(opt.ooc_window))
     NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_window_length [" << opt.ooc_window << "].";
-  // Under `nncli -m` in mpirun: data-parallel (cli.md §3.9); rank 0 alone writes into outdir.
+  // Under `nncli -m` in mpirun: data-parallel (docs/command_line.md#train-mpi); rank 0 alone writes into
+  // outdir.
   nn::train::Communicator& comm = nn::train::process_communicator();
   const bool root = comm.is_root();
   OutdirLock outdir_lock;  // held until training ends: a second run into outdir is refused
@@ -215,7 +217,7 @@ int run_train(const TrainOptions& opt) {
   ProgressFile progress(opt.outdir, root);
 
   nn::formats::LoadOptions lo;
-  lo.parameters = false;  // parameters in the config are ignored (cli.md §3.2)
+  lo.parameters = false;  // parameters in the config are ignored (docs/command_line.md#train-start-up)
   lo.solver_states = false;
   nn::ir::Model model = nn::formats::load_model({opt.config}, lo);
   apply_dataset_overrides(model, opt.datasets);

@@ -23,8 +23,8 @@ std::set<std::string> intersect(const std::set<std::string>& a, const std::set<s
   return out;
 }
 
-// cli.md §11.2: NNB the list itself; ONNX what the exporter supports (and the list); others the list or
-// every nnabla function.
+// docs/command_line.md#convert-splitting: NNB the list itself; ONNX what the exporter supports (and the
+// list); others the list or every nnabla function.
 std::set<std::string> supported_set(const ConvertOptions& o) {
   std::set<std::string> listed;
   if (!o.config.empty()) listed = fi::read_function_list(o.config).names();

@@ -11,9 +11,10 @@
 
 namespace nncli::function_info {
 
-// NNB API level written by default (nnb-format.md §1: the newest level of the reference nnabla revision).
+// NNB API level written by default: the newest level of the reference nnabla revision
+// (docs/nnb_format.md#versions-and-api-levels).
 constexpr int kNewestApiLevel = 45;
-// Default ONNX opset of the exporter (onnx-mapping.md).
+// Default ONNX opset of the exporter (without -d, as upstream).
 constexpr int kDefaultOnnxOpset = 11;
 
 // One target's function table. `available` is false when this nncli was built without that table; `reason`
@@ -39,7 +40,8 @@ std::optional<std::vector<std::string>> api_level_functions(int level);
 // network of each model's first executor.
 std::set<std::string> model_functions(const std::vector<std::string>& files, const ImportOptions& options);
 
-// A function-list file (cli.md §11.1): "Type[, TYPE...]" lines, ';' comments. For ONNX also "Op@opset".
+// A function-list file (docs/command_line.md#convert-function-list-file): "Type[, TYPE...]" lines, ';'
+// comments. For ONNX also "Op@opset".
 struct FunctionList {
   std::map<std::string, std::vector<std::string>> types;  // function -> FLOAT32/FIXED16/... (may be empty)
   std::vector<std::string> onnx_targets;                  // "Op@opset" entries
@@ -49,8 +51,9 @@ FunctionList read_function_list(const std::string& path);
 // "opset_13" -> 13; nullopt when the text is not of that form.
 std::optional<int> parse_opset(const std::string& text);
 
-// nnabla's uniq name of a function at the newest API level: "<Type>_<argcode>" (nnb-format.md §6.3), e.g.
-// "Convolution_iiIiIiIiB"; "<Type>_Empty" without arguments.
+// nnabla's uniq name of a function at the newest API level: "<Type>_<argcode>"
+// (docs/nnb_format.md#function-records-and-arguments), e.g. "Convolution_iiIiIiIiB"; "<Type>_Empty"
+// without arguments.
 std::string uniq_name(const std::string& type);
 
 }  // namespace nncli::function_info

@@ -94,7 +94,8 @@ int main(int argc, char** argv) {
   install_log_sink(verbose, quiet);
   nncli::set_thread_count(threads);
 
-  nncli::MpiSession mpi_session;  // -m: one of mpirun's processes (cli.md §3.9); rank 0 alone logs progress
+  // -m: one of mpirun's processes (docs/command_line.md#train-mpi); rank 0 alone logs progress.
+  nncli::MpiSession mpi_session;
   return mpi_session.finish([&] {
     try {
       if (mpi) mpi_session.start();

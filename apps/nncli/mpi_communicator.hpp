@@ -18,9 +18,9 @@ class MpiSession {
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
 
-  // Joins the MPI job when the process was started by mpirun (OMPI_COMM_WORLD_SIZE set; cli.md §3.9) and
-  // installs the process communicator; a job of one process, or no mpirun, stays single-process. Throws
-  // nn::Error (kUnsupported) for a multi-process job when the build has no MPI.
+  // Joins the MPI job when the process was started by mpirun (OMPI_COMM_WORLD_SIZE set;
+  // docs/command_line.md#train-mpi) and installs the process communicator; a job of one process, or no mpirun,
+  // stays single-process. Throws nn::Error (kUnsupported) for a multi-process job when the build has no MPI.
   void start();
   int rank() const { return communicator_ ? communicator_->rank() : 0; }
   int size() const { return communicator_ ? communicator_->size() : 1; }

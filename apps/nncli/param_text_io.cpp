@@ -1,4 +1,5 @@
-// Parameter text files of decode_param/encode_param (upstream's layout, cli.md §9).
+// Parameter text files of decode_param/encode_param in upstream's layout
+// (docs/command_line.md#parameter-text-files).
 #include "param_text_io.hpp"
 
 #include <charconv>

@@ -13,7 +13,7 @@ class App;
 
 namespace nncli {
 
-// Upstream's plot options (cli.md §16).
+// Upstream's plot options (docs/command_line.md#plot-tools).
 struct PlotCommonOptions {
   std::vector<std::string> inputs;
   std::vector<std::string> labels;

@@ -1,5 +1,6 @@
-// Files `nncli train` keeps in its output directory: progress.txt, monitoring_report.yml, results.nnp,
-// results_current_<N>.nnp (cli.md §3.7) and train_checkpoint.nnp (exact resume state).
+// Files `nncli train` keeps in its output directory (docs/command_line.md#train-output-directory):
+// progress.txt, monitoring_report.yml, results.nnp, results_current_<N>.nnp and train_checkpoint.nnp (exact
+// resume state).
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -33,8 +34,8 @@ void append_monitoring_report(const std::string& outdir, const nn::train::EpochR
 // "epoch 1 of 3 cost=0.123456  {train_error=..., valid_error=...} time=(0.1s /0.3s) ".
 std::string epoch_log_line(const nn::train::EpochResult& result);
 
-// The config text stored in every result archive (cli.md §3.2 step 7): a .nntxt/.prototxt as it is; from
-// an .nnp every text member is extracted into outdir and the last one is used.
+// The config text stored in every result archive (docs/command_line.md#train-start-up, step 6): a
+// .nntxt/.prototxt as it is; from an .nnp every text member is extracted into outdir and the last one is used.
 struct ConfigText {
   std::string member_name;  // e.g. "net.nntxt"
   std::string text;

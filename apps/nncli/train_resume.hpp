@@ -1,5 +1,6 @@
 // Restoring `nncli train` state: parameters and solver states into a Trainer, and `-r` from the newest
-// checkpoint in outdir, read by rank 0 and broadcast to the other MPI processes (cli.md §3.7, §3.9).
+// checkpoint in outdir, read by rank 0 and broadcast to the other MPI processes
+// (docs/command_line.md#train-output-directory, #train-mpi).
 #pragma once
 #include <map>
 #include <string>

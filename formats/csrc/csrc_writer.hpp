@@ -1,4 +1,4 @@
-// CSRC export (nnb-format §9): the C sources nnabla's converter writes for executor 0's network.
+// CSRC export (docs/nnb_format.md#csrc-export): the C sources nnabla's converter writes for executor 0's network.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
-// nnabla cache directories (cli.md §6.3): cache_info.csv + cache_index.csv + cache_*.npy (or *.h5),
-// read as a DataSource in cache position order; writing a cache from any DataSource.
+// nnabla cache directories (docs/datasets.md#cache-directories): cache_info.csv + cache_index.csv +
+// cache_*.npy (or *.h5), read as a DataSource in cache position order; writing a cache from any DataSource.
 #pragma once
 #include <map>
 #include <memory>

@@ -1,5 +1,5 @@
-// NNC-style CSV dataset (cli.md §6.1): header NAME[__INDEX][:LABEL], '#' comment columns, cells that are
-// numbers or paths to images / CSV matrices / NPY arrays relative to the CSV's folder.
+// NNC-style CSV dataset (docs/datasets.md#csv-datasets): header NAME[__INDEX][:LABEL], '#' comment columns,
+// cells that are numbers or paths to images / CSV matrices / NPY arrays relative to the CSV's folder.
 #pragma once
 #include <memory>
 #include <string>

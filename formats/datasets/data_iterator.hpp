@@ -1,5 +1,5 @@
-// DataIterator: endless full mini-batches over a DataSource (cli.md §3.8), optionally shuffled per pass
-// and prefetched by a background thread while the caller runs the network.
+// DataIterator: endless full mini-batches over a DataSource (docs/command_line.md#train-datasets-and-caches),
+// optionally shuffled per pass and prefetched by a background thread while the caller runs the network.
 #pragma once
 #include <condition_variable>
 #include <cstdint>

@@ -1,5 +1,5 @@
-// output_result.csv of `forward` (cli.md §4): the dataset's rows (paths rewritten as upstream) followed by
-// each executor output per sample, as columns or as per-sample CSV/PNG files.
+// output_result.csv of `forward` (docs/command_line.md#forward): the dataset's rows (paths rewritten as
+// upstream) followed by each executor output per sample, as columns or as per-sample CSV/PNG files.
 #pragma once
 #include <cstdint>
 #include <fstream>

@@ -52,7 +52,8 @@ int64_t element_count(const std::vector<int32_t>& shape);
 // Decodes and validates; errors name `source` and the place (header, block k, variable v, function f).
 NnbNetwork read_nnb(const std::string& bytes, const std::string& source);
 NnbNetwork read_nnb_file(const std::string& path);
-// Blocks in upstream's allocation order (nnb-format §2.1); data_index of data variables is rewritten.
+// Blocks in upstream's allocation order (docs/nnb_format.md#block-order); data_index of data variables is
+// rewritten.
 std::string serialize_nnb(const NnbNetwork& network);
 
 }  // namespace nn::formats::nnb

@@ -61,7 +61,7 @@ void check_function_table(const nn::ir::Network& network, int level, const std::
 
 namespace {
 
-// Fractional bits for data without an explicit fp_pos (nnb-format §4).
+// Fractional bits for data without an explicit fp_pos (docs/nnb_format.md#data-blocks).
 int derive_fp_pos(const std::vector<float>& x, int bits) {
   float a = 0, largest = 0;
   for (float v : x)
@@ -143,7 +143,8 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
   // Functions first: every missing one is reported at once.
   check_function_table(*net, level);
 
-  // Parameter preprocessing (§4): Affine weights output-major, binary convolution weights truncated.
+  // Parameter preprocessing (docs/nnb_format.md#data-blocks): Affine weights output-major, binary
+  // convolution weights truncated.
   std::map<std::string, std::vector<float>> data;
   for (const auto& v : net->variables)
     if (v.type == "Parameter")

@@ -1,4 +1,4 @@
-// NNB export (nnb-format §2-§7): executor 0's network, settings, buffer sharing, parameter encoding.
+// NNB export (docs/nnb_format.md): executor 0's network, settings, buffer sharing, parameter encoding.
 #pragma once
 #include <string>
 #include <vector>

@@ -11,7 +11,7 @@ namespace nn::formats::nnp {
 
 namespace {
 
-// Upstream's state order per solver type (spec §5); unknown solvers use name order.
+// Upstream's state order per solver type (docs/nnp_format.md#solver-state-files); unknown solvers use name order.
 std::vector<std::string> known_state_order(const std::string& type) {
   static const std::map<std::string, std::vector<std::string>> kOrder = {
       {"Adam", {"mean", "var"}},

@@ -1,4 +1,5 @@
-// Solver-state files inside an NNP: the HDF5 '<opt>_<Solver>_optimizer.h5.optimizer' variant (spec §5).
+// Solver-state files inside an NNP: the HDF5 '<opt>_<Solver>_optimizer.h5.optimizer' variant
+// (docs/nnp_format.md#solver-state-files).
 #pragma once
 #include <map>
 #include <string>

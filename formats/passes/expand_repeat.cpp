@@ -1,4 +1,5 @@
-// Expansion of repeat/recurrent loops (nnp-format §9.1) and the model-level parameter-list rewrite.
+// Expansion of repeat/recurrent loops (docs/nnp_format.md#loop-expansion) and the model-level
+// parameter-list rewrite.
 #include "formats/passes/expand_repeat.hpp"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-// Expansion of repeat/recurrent loops into a plain DAG (nnp-format §9.1, the converter's naming).
+// Expansion of repeat/recurrent loops into a plain DAG (docs/nnp_format.md#loop-expansion, the
+// converter's naming).
 #pragma once
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// Network splitting: ranges, sub-models and the summary upstream prints (cli.md §11.2).
+// Network splitting: ranges, sub-models and the summary upstream prints (docs/command_line.md#convert-splitting).
 #include "formats/passes/split_network.hpp"
 
 #include <algorithm>

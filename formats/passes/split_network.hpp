@@ -1,5 +1,5 @@
-// Network splitting for a tailored runtime (cli.md §11.2): function ranges from -S or from a
-// supported-function set, the sub-model of each range, the output name of each piece and upstream's YAML
+// Network splitting for a tailored runtime (docs/command_line.md#convert-splitting): function ranges from -S or
+// from a supported-function set, the sub-model of each range, the output name of each piece and upstream's YAML
 // summary of the pieces.
 #pragma once
 #include <set>

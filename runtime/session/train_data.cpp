@@ -1,4 +1,5 @@
-// Training datasets for `nncli train`: cache handling (cli.md §3.8) and seekable prefetching batch streams.
+// Training datasets for `nncli train`: cache handling (docs/command_line.md#train-datasets-and-caches) and
+// seekable prefetching batch streams.
 #include "train_data.hpp"
 
 #include <filesystem>

@@ -1,5 +1,6 @@
-// Training datasets for `nncli train` (cli.md §3.8): CSV or cache per the dataset's cache settings, and
-// shuffled, prefetched, seekable mini-batch streams over them (nn::train::BatchSource).
+// Training datasets for `nncli train` (docs/command_line.md#train-datasets-and-caches): CSV or cache per the
+// dataset's cache settings, and shuffled, prefetched, seekable mini-batch streams over them
+// (nn::train::BatchSource).
 #pragma once
 #include <map>
 #include <memory>
@@ -19,8 +20,9 @@ namespace nncli {
 void apply_dataset_overrides(nn::ir::Model& model, const std::vector<std::string>& overrides);
 
 // Opens each dataset once (creating an explicit cache when asked) and hands out batch streams over it.
-// With a distributed communicator (MPI, cli.md §3.9) a dataset with a cache_dir always goes through its
-// cache, created by rank 0 alone while the others wait, and every stream covers this process's slice.
+// With a distributed communicator (MPI, docs/command_line.md#train-mpi) a dataset with a cache_dir always
+// goes through its cache, created by rank 0 alone while the others wait, and every stream covers this
+// process's slice.
 class TrainDatasets {
  public:
   explicit TrainDatasets(nn::train::Communicator* communicator = nullptr) : communicator_(communicator) {}

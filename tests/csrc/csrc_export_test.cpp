@@ -37,7 +37,8 @@ std::string run_output(const std::string& command) {
   return out;
 }
 
-// Expected array of parameter `name`: Affine weights output-major (nnb-format §4), others as stored.
+// Expected array of parameter `name`: Affine weights output-major (docs/nnb_format.md#data-blocks), others as
+// stored.
 std::vector<float> expected_values(const ir::Model& model, const ir::Network& net, const std::string& name) {
   std::vector<float> x = model.find_parameter(name)->data;
   for (const auto& f : net.functions) {

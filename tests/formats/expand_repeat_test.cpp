@@ -1,4 +1,5 @@
-// Loop expansion (nnp-format §9.1): hand-computed small cases, upstream loop networks, invariants.
+// Loop expansion (docs/nnp_format.md#loop-expansion): hand-computed small cases, upstream loop networks,
+// invariants.
 #include "formats/passes/expand_repeat.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Every op in ops.def has a schema, a CPU kernel and a test suite named after it, and every function of the
-// spec's catalog (spec_catalog.def, taken from nnp-format.md §7) is in the registry.
+// NNP function catalog (spec_catalog.def; docs/nnp_format.md#function-parameter-messages) is in the registry.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -101,8 +101,9 @@ TEST(OpCoverage, EveryCatalogFunctionIsRegistered) {
   }
 }
 
-// The spec file itself, when its path is known (compile definition NN_SPEC_FILE or the environment variable
-// of that name): its §7 table must list exactly the functions of spec_catalog.def, in the same order.
+// The reference table spec_catalog.def was generated from (the project's nnp-format.md, kept outside this
+// repository), when its path is known (compile definition NN_SPEC_FILE or the environment variable of that
+// name): its function table must list exactly the functions of spec_catalog.def, in the same order.
 TEST(OpCoverage, SpecTableMatchesCatalogFile) {
   std::string path;
   if (const char* env = std::getenv("NN_SPEC_FILE")) path = env;

@@ -1,4 +1,5 @@
-// Learning-rate schedules of nnabla_cli train (cli.md §3.6) against their formulas.
+// Learning-rate schedules of nnabla_cli train (docs/command_line.md#train-learning-rate-schedules) against
+// their formulas.
 #include "nn/train/lr_scheduler.hpp"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
-// `mpirun -n 2 nncli -m train` (cli.md §3.9) on golden/training/digits_mlp_sgd: two processes with half the
-// batch each reach the parameters of one process over the same global batches; a killed process ends the
-// job in bounded time; -r resumes under MPI from rank 0's checkpoint. Skipped without mpirun or MPI.
+// `mpirun -n 2 nncli -m train` (docs/command_line.md#train-mpi) on golden/training/digits_mlp_sgd: two
+// processes with half the batch each reach the parameters of one process over the same global batches; a killed
+// process ends the job in bounded time; -r resumes under MPI from rank 0's checkpoint. Skipped without mpirun
+// or MPI.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>

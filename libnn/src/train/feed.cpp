@@ -1,4 +1,5 @@
-// Feeding networks during training and evaluation (cli.md §3.4 steps 1-2, nnp-format §8.4).
+// Feeding networks during training and evaluation (docs/command_line.md#train-one-iteration, steps 1-2;
+// docs/nnp_format.md#generator-variables).
 #include "train/feed.hpp"
 
 #include <algorithm>

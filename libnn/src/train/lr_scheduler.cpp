@@ -1,4 +1,4 @@
-// Learning-rate schedules of nnabla_cli train (cli.md §3.6).
+// Learning-rate schedules of nnabla_cli train (docs/command_line.md#train-learning-rate-schedules).
 #include "nn/train/lr_scheduler.hpp"
 
 #include <cmath>

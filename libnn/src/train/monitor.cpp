@@ -1,4 +1,4 @@
-// MonitorSet: per-epoch evaluation of the model's monitors (cli.md §3.5).
+// MonitorSet: per-epoch evaluation of the model's monitors (docs/command_line.md#train-evaluation).
 #include "nn/train/monitor.hpp"
 
 #include <algorithm>

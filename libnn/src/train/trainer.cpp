@@ -1,4 +1,5 @@
-// Trainer: the nnabla_cli training loop (cli.md §3.3-§3.5) over networks built from an ir::Model.
+// Trainer: the nnabla_cli training loop over networks built from an ir::Model
+// (docs/command_line.md#train-main-loop, #train-one-iteration, #train-evaluation).
 #include "nn/train/trainer.hpp"
 
 #include <algorithm>
@@ -19,7 +20,8 @@ namespace {
 
 std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 
-// Solver types nnabla_cli's train accepts (nnp-format §6.6); others fail as upstream does.
+// Solver types nnabla_cli's train accepts (docs/nnp_format.md#solvers-train-accepts); others fail as upstream
+// does.
 const std::set<std::string>& supported_training_solvers() {
   static const std::set<std::string> names{"Adagrad",  "Adadelta", "AdaBelief", "Adam",          "AdamW",
                                            "Adamax",   "AdaBound", "AMSGRAD",   "AMSBound",      "Lars",
@@ -91,7 +93,7 @@ Trainer::Trainer(const ir::Model& model, ir::ParameterStore& params, const Batch
       << " must not be negative";
   schedule_iter_ = max_epoch_ * iter_per_epoch_;  // schedules divide the configured length themselves
   iter_per_epoch_ /= world_;                      // each process runs its share of the iterations
-  // Datasets are opened only when there is something to train (cli.md §3.2).
+  // Datasets are opened only when there is something to train (docs/command_line.md#train-start-up).
   const bool open = max_iter() > 0;
   const BatchSourceFactory no_data = [](const ir::Dataset& d, int, int64_t) -> std::unique_ptr<BatchSource> {
     NN_FAIL(ErrorCode::kInternal) << "dataset " << in_quotes(d.name) << " opened without training";
@@ -178,7 +180,8 @@ void Trainer::setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& 
   NN_LOG_VERBOSE << owner << ": " << o.solver.type << " on " << list.size() << " parameters, learning rate "
                  << run->scheduler->description();
   run->update_interval = o.update_interval > 0 ? o.update_interval : 1;
-  // Under MPI the iteration bounds count per-process iterations: (x - 1) // W + 1 (cli.md §3.9).
+  // Under MPI the iteration bounds count per-process iterations: (x - 1) // W + 1
+  // (docs/command_line.md#train-mpi).
   const auto per_process = [&](int64_t x) { return x > 0 && world_ > 1 ? (x - 1) / world_ + 1 : x; };
   if (options_.loss_scaling.enabled) run->scaler = std::make_unique<DynamicLossScaler>(options_.loss_scaling);
   run->start_iter = per_process(o.start_iter);

@@ -71,7 +71,8 @@ class Solver {
   // match (throws nn::Error otherwise).
   void set_states(const std::vector<std::pair<std::string, SolverState>>& states);
   const SolverState& state(const std::string& param_name) const;
-  // Names of the per-parameter state arrays of this solver (spec §5), e.g. {"mean", "var"}.
+  // Names of the per-parameter state arrays of this solver (docs/nnp_format.md#solver-state-files), e.g.
+  // {"mean", "var"}.
   virtual std::vector<std::string> state_names() const = 0;
 
  protected:

@@ -1,5 +1,6 @@
-// Communicator: the collectives data-parallel training needs (cli.md §3.9), implemented outside libnn (the
-// app's MPI one) or by the single-process one here; one process-wide instance (SyncBatchNormalization).
+// Communicator: the collectives data-parallel training needs (docs/command_line.md#train-mpi), implemented
+// outside libnn (the app's MPI one) or by the single-process one here; one process-wide instance
+// (SyncBatchNormalization).
 #pragma once
 #include <cstddef>
 #include <memory>

@@ -9,7 +9,7 @@
 
 namespace nn {
 
-// Fills out[0, shape_size(shape)) for an initializer type with multiplier m (spec §8.3):
+// Fills out[0, shape_size(shape)) for an initializer type with multiplier m (docs/nnp_format.md#initializers):
 //   Normal N(0, m), Uniform U(-m, m), Constant m, Range 0, 1, 2, ... along the last axis times m,
 //   Normal{Affine,Convolution,CLConv}{He,HeForward,HeBackward,Glorot} and Uniform{...}Glorot with nnabla's
 //   fan-in/fan-out rules; any other type (including "") gives zeros.

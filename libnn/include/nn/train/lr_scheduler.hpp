@@ -1,5 +1,5 @@
-// Learning-rate schedules of nnabla_cli train (cli.md §3.6): the obsolete lr_decay, Polynomial, Cosine,
-// Exponential, Step, plus the Linear warm-up.
+// Learning-rate schedules of nnabla_cli train (docs/command_line.md#train-learning-rate-schedules): the
+// obsolete lr_decay, Polynomial, Cosine, Exponential, Step, plus the Linear warm-up.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,5 +1,6 @@
-// MonitorSet: evaluation of a model's monitors during training (cli.md §3.5): one network per monitor
-// (sharing the parameters), one batch stream per dataset shared by the monitors that read it.
+// MonitorSet: evaluation of a model's monitors during training (docs/command_line.md#train-evaluation):
+// one network per monitor (sharing the parameters), one batch stream per dataset shared by the monitors
+// that read it.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -1,5 +1,6 @@
-// Trainer: nnabla_cli's training loop over an ir::Model (cli.md §3.3-§3.5): optimizers with their solvers,
-// schedules and data feeds, per-epoch cost, monitor evaluation and the best/current save decisions.
+// Trainer: nnabla_cli's training loop over an ir::Model (docs/command_line.md#train-main-loop,
+// #train-one-iteration, #train-evaluation): optimizers with their solvers, schedules and data feeds, per-epoch
+// cost, monitor evaluation and the best/current save decisions.
 // Files are not written here: the caller implements TrainerHooks (results.nnp, reports, checkpoints).
 #pragma once
 #include <chrono>
@@ -25,9 +26,9 @@ namespace nn::train {
 struct TrainerOptions {
   nn::Context context;
   uint32_t seed = 0;  // initializers of parameters not loaded from a file
-  // Data-parallel training (cli.md §3.9) when it has more than one process: iter_per_epoch, schedules and
-  // start/end_iter divided by the world size, gradients averaged before each update, cost and monitors
-  // summed over processes. The BatchSourceFactory hands each process its slice. nullptr: one process.
+  // Data-parallel training (docs/command_line.md#train-mpi) when it has more than one process: iter_per_epoch,
+  // schedules and start/end_iter divided by the world size, gradients averaged before each update, cost and
+  // monitors summed over processes. The BatchSourceFactory hands each process its slice. nullptr: one process.
   Communicator* communicator = nullptr;
   // Dynamic loss scaling of every optimizer (on by default for half contexts, see cmd_train).
   LossScalingOptions loss_scaling;
@@ -102,7 +103,8 @@ class Trainer {
   // Runs iterations from the current state to max_iter.
   TrainOutcome run(TrainerHooks& hooks);
 
-  // One iteration (cli.md §3.4); returns its cost (sum over active optimizers of their mean losses).
+  // One iteration (docs/command_line.md#train-one-iteration); returns its cost (sum over active optimizers
+  // of their mean losses).
   double update(int64_t it);
   // World size (1 without a distributed communicator) and seconds spent all-reducing gradients so far.
   int world_size() const { return world_; }
@@ -111,7 +113,7 @@ class Trainer {
   // Updates skipped by dynamic loss scaling (inf/NaN gradients), over all optimizers.
   int64_t skipped_updates() const;
 
-  // Every monitor once (cli.md §3.5), in file order.
+  // Every monitor once (docs/command_line.md#train-evaluation), in file order.
   std::vector<std::pair<std::string, double>> evaluate(TrainerHooks& hooks);
 
  private:
@@ -150,8 +152,9 @@ class Trainer {
   std::map<std::string, const Batch*> iteration_batches_;
 };
 
-// The rule upstream uses to throttle results_current_N.nnp (cli.md §3.7): written when forced, or when
-// the target does not exist and more than 180 s passed since the last save or more than 10 epochs.
+// The rule upstream uses to throttle results_current_N.nnp (docs/command_line.md#train-output-directory):
+// written when forced, or when the target does not exist and more than 180 s passed since the last save or
+// more than 10 epochs.
 class SaveThrottle {
  public:
   bool should_save(int64_t epoch, bool force, bool target_exists);

@@ -1,6 +1,7 @@
 /* Test stand-in for nnabla-c-runtime's <nnablart/functions.h>: the runtime types and, for the functions
-   nncli's CSRC tests export, the local contexts (one field per argument of nnb-format.md §6.4: int64 ->
-   int32_t, float -> float, bool -> uint8_t, Shape -> rt_list_t) and allocate/free/exec entry points. */
+   nncli's CSRC tests export, the local contexts (one field per argument, see
+   docs/nnb_format.md#functions-the-runtime-implements: int64 -> int32_t, float -> float, bool -> uint8_t,
+   Shape -> rt_list_t) and allocate/free/exec entry points. */
 #ifndef NNCLI_TEST_NNABLART_FUNCTIONS_H
 #define NNCLI_TEST_NNABLART_FUNCTIONS_H
 

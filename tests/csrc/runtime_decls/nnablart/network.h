@@ -1,5 +1,5 @@
 /* Test stand-in for nnabla-c-runtime's <nnablart/network.h>: only the names generated CSRC code uses
-   (nnb-format.md §3, §9), written for nncli's tests. */
+   (docs/nnb_format.md#variables, #csrc-export), written for nncli's tests. */
 #ifndef NNCLI_TEST_NNABLART_NETWORK_H
 #define NNCLI_TEST_NNABLART_NETWORK_H
 
