@@ -20,9 +20,9 @@ void copy_parameter_values(const std::vector<nn::ir::Parameter>& from, nn::ir::P
 void set_solver_states(nn::train::Trainer& trainer, const SolverStatesByOptimizer& states);
 SolverStatesByOptimizer states_of(const nn::ir::Model& m);
 
-// -r: train_checkpoint.nnp when it is at least as new as the newest results_current_N.nnp (exact resume),
-// else results_current_N.nnp (upstream: from epoch N+1), else from the start. Rank 0 chooses and reads the
-// file; the other processes receive its bytes (their outdir may be on another machine).
+// -r: train_checkpoint.nnp whenever it exists (exact resume: it is written before results_current_N.nnp, so
+// it is never older than them), else results_current_N.nnp (upstream: from epoch N+1), else from the start.
+// Rank 0 chooses and reads the file; the other processes receive its bytes (their outdir may be elsewhere).
 void resume_training(const std::string& outdir, const nn::ir::Model& model, nn::ir::ParameterStore& store,
                      nn::train::Trainer& trainer, nn::train::Communicator& communicator);
 
