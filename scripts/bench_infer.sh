@@ -14,22 +14,8 @@ BUILD=${BUILD:-build}
 NNCLI=${NNCLI:-$BUILD/apps/nncli/nncli}
 ORT_DIR=${NN_ORT_DIR:-$HOME/.cache/nncli/ort}
 work=$(mktemp -d)
-busy_pids=()
-stop_busy() {
-  for p in "${busy_pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${busy_pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  busy_pids=()
-}
+source scripts/busy_loops.sh
 trap 'stop_busy; rm -rf "$work"' EXIT
-# Two bounded CPU-bound loops per core (each ends by itself after 10 minutes at most).
-start_busy() {
-  local n=$(( $(nproc) * 2 ))
-  for _ in $(seq "$n"); do
-    timeout 600 bash -c 'while :; do :; done' &
-    busy_pids+=($!)
-  done
-  sleep 0.5
-}
 models=("$@")
 if [ ${#models[@]} -eq 0 ]; then
   /usr/bin/python3 scripts/bench_engine_torch.py export "$work" >/dev/null 2>&1 ||

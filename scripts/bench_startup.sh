@@ -7,12 +7,7 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-100}
 NNCLI=${NNCLI:-${BUILD:-build}/apps/nncli/nncli}
 work=$(mktemp -d)
-busy_pids=()
-stop_busy() {
-  for p in "${busy_pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${busy_pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  busy_pids=()
-}
+source scripts/busy_loops.sh
 trap 'stop_busy; rm -rf "$work"' EXIT
 lenet=sample_models/mnist_lenet
 measure() {
@@ -41,11 +36,7 @@ PY
 echo "nncli: $NNCLI ($(nproc) cores), median of $RUNS runs, milliseconds"
 echo "| quiet                  |     wall |      cpu |"
 measure
-for _ in $(seq $(( $(nproc) * 2 ))); do
-  timeout 600 bash -c 'while :; do :; done' &
-  busy_pids+=($!)
-done
-sleep 0.5
+start_busy
 echo "| busy (2 loops per core) |     wall |      cpu |"
 measure
 stop_busy
