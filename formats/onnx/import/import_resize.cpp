@@ -161,12 +161,14 @@ void import_resize(ImportContext& ctx, const NodeView& node) {
       ctx.opset() < 11 ? "floor" : node.get_string("nearest_mode", "round_prefer_floor");
   // With scales, ONNX's reference divides by the unrounded output length in*scale, ONNX Runtime by the
   // rounded one: refuse the case where they differ rather than pick one.
-  if (transform == "align_corners" && sizes.empty())
-    for (size_t i = 0; i < in.size(); ++i)
+  if (transform == "align_corners" && sizes.empty()) {
+    for (size_t i = 0; i < in.size(); ++i) {
       NN_CHECK_CODE(std::fabs(double(in[i]) * scales[i] - std::round(double(in[i]) * scales[i])) < 1e-4,
                     ErrorCode::kUnsupported)
           << "align_corners with scale " << scales[i] << " on axis " << i
           << " gives a fractional output length; give sizes instead";
+    }
+  }
   if (simple_resize(node, mode, transform)) {
     if (mode == "nearest" && (ctx.opset() < 11 || nearest_repeats(node))) {
       try {
