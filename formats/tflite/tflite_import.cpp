@@ -268,13 +268,14 @@ ir::Model import_graph(const tflite::ModelT& model, int64_t batch) {
     const auto& oc = *model.operator_codes[op.opcode_index];
     const int32_t code = std::max<int32_t>(oc.builtin_code, oc.deprecated_builtin_code);
     const std::string what = "operator " + std::to_string(k) + " (" + tflite_io::builtin_op_name(code) + ")";
-    im.set_op_name(op.outputs.empty() ? what : im.tensor(op.outputs[0]).name);
+    const bool named = !op.outputs.empty() && op.outputs[0] >= 0 && size_t(op.outputs[0]) < g.tensors.size();
+    im.set_op_name(named ? im.tensor(op.outputs[0]).name : what);  // a bad index is reported by the rule
     with_context(what, [&] {
       try {
         (*tflite_import::find_import_rule(code))(im, op);
       } catch (const std::out_of_range&) {  // a rule reading an input or output the file does not give
         NN_FAIL(ErrorCode::kInvalid) << "has " << op.inputs.size() << " inputs and " << op.outputs.size()
-                                     << " outputs, fewer than the operator needs";
+                                     << " outputs, fewer than the operator needs, or one names a tensor the model lacks";
       }
     });
   }
