@@ -29,17 +29,8 @@ std::shared_ptr<CreateImageClassificationOptions> setup_create_image_classificat
       ->required()
       ->check(existing_input());
   command.add_option("-o,--outdir", o->outdir, "Output directory (not the source directory)")->required();
-  command.add_option("-c,--channel", o->channel, "Output channels: 1 or 3")
-      ->required()
-      ->check(CLI::IsMember({1, 3}));
-  command.add_option("-w,--width", o->width, "Output width")->required()->check(CLI::PositiveNumber);
-  command.add_option("-g,--height", o->height, "Output height")->required()->check(CLI::PositiveNumber);
-  command.add_option("-m,--mode", o->mode, "Aspect ratio fit: trimming or padding")
-      ->required()
-      ->check(CLI::IsMember({"trimming", "padding"}));
-  command.add_option("-s,--shuffle", o->shuffle, "Shuffle the CSV rows: true or false")
-      ->required()
-      ->check(CLI::IsMember({"true", "false"}));
+  add_output_image_options(command, o->channel, o->width, o->height);
+  add_fit_and_shuffle_options(command, o->mode, o->shuffle);
   add_split_options(command, o->split);
   return o;
 }

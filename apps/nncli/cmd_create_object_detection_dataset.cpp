@@ -36,23 +36,14 @@ std::shared_ptr<CreateObjectDetectionOptions> setup_create_object_detection_data
   command.add_option("-n,--num_class", o->num_class, "Number of object classes")
       ->required()
       ->check(CLI::PositiveNumber);
-  command.add_option("-c,--channel", o->channel, "Output channels: 1 or 3")
-      ->required()
-      ->check(CLI::IsMember({1, 3}));
-  command.add_option("-w,--width", o->width, "Output width")->required()->check(CLI::PositiveNumber);
-  command.add_option("-g,--height", o->height, "Output height")->required()->check(CLI::PositiveNumber);
+  add_output_image_options(command, o->channel, o->width, o->height);
   command.add_option("-a,--num_anchor", o->num_anchor, "Number of anchors (k-means clusters of the box sizes)")
       ->required()
       ->check(CLI::PositiveNumber);
   command.add_option("-d,--grid_size", o->grid_size, "Width and height of a detection grid cell, in pixels")
       ->required()
       ->check(CLI::PositiveNumber);
-  command.add_option("-m,--mode", o->mode, "Aspect ratio fit: trimming or padding")
-      ->required()
-      ->check(CLI::IsMember({"trimming", "padding"}));
-  command.add_option("-s,--shuffle", o->shuffle, "Shuffle the CSV rows: true or false")
-      ->required()
-      ->check(CLI::IsMember({"true", "false"}));
+  add_fit_and_shuffle_options(command, o->mode, o->shuffle);
   add_split_options(command, o->split);
   return o;
 }

@@ -31,6 +31,23 @@ void add_split_options(CLI::App& command, SplitOptions& o) {
   o.rest_opt = command.add_option("values", o.rest)->group("");
 }
 
+void add_output_image_options(CLI::App& command, int& channel, int& width, int& height) {
+  command.add_option("-c,--channel", channel, "Output channels: 1 or 3")
+      ->required()
+      ->check(CLI::IsMember({1, 3}));
+  command.add_option("-w,--width", width, "Output width")->required()->check(CLI::PositiveNumber);
+  command.add_option("-g,--height", height, "Output height")->required()->check(CLI::PositiveNumber);
+}
+
+void add_fit_and_shuffle_options(CLI::App& command, std::string& mode, std::string& shuffle) {
+  command.add_option("-m,--mode", mode, "Aspect ratio fit: trimming or padding")
+      ->required()
+      ->check(CLI::IsMember({"trimming", "padding"}));
+  command.add_option("-s,--shuffle", shuffle, "Shuffle the CSV rows: true or false")
+      ->required()
+      ->check(CLI::IsMember({"true", "false"}));
+}
+
 void resolve_split_options(SplitOptions& o) {
   size_t i_f = 0, i_r = 0, i_rest = 0;
   std::string pending;

@@ -24,6 +24,10 @@ struct SplitOptions {
   CLI::Option *f_opt = nullptr, *r_opt = nullptr, *rest_opt = nullptr;
 };
 void add_split_options(CLI::App& command, SplitOptions& o);
+// Both image dataset tools: -c/--channel (1 or 3), -w/--width, -g/--height of the images they write, all required.
+void add_output_image_options(CLI::App& command, int& channel, int& width, int& height);
+// Both image dataset tools: -m/--mode (trimming or padding) and -s/--shuffle (true or false), required.
+void add_fit_and_shuffle_options(CLI::App& command, std::string& mode, std::string& shuffle);
 // Throws usage errors (exit 2) for -f3, a missing value, a ratio outside 0..100 or no file1.
 void resolve_split_options(SplitOptions& o);
 
