@@ -45,14 +45,9 @@ std::vector<float> Importer::constant(int index) const {
   const auto& t = tensor(index);
   const auto& bytes = model_.buffers.at(t.buffer)->data;
   const size_t n = size_t(shape_size(shape(index)));
-  size_t element = 0;
-  switch (t.type) {
-    case tflite::TensorType_FLOAT32: case tflite::TensorType_INT32: element = 4; break;
-    case tflite::TensorType_INT64: element = 8; break;
-    case tflite::TensorType_INT16: element = 2; break;
-    case tflite::TensorType_INT8: case tflite::TensorType_UINT8: element = 1; break;
-    default: break;  // refused below
-  }
+  // The reader checked every non-empty buffer against its tensor's shape; a tensor read as a constant must
+  // also have one (an empty buffer is an activation), and the shape used here must still fit it.
+  const size_t element = tflite_io::element_size(t.type);
   NN_CHECK(element == 0 || bytes.size() / element == n)
       << "tensor '" << t.name << "': its buffer holds " << bytes.size() << " bytes, its shape "
       << to_string(shape(index)) << " of " << tflite::EnumNameTensorType(t.type) << " needs " << n * element;
