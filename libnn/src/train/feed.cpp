@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sstream>
 
 #include "nn/core/error.hpp"
 #include "nn/core/random.hpp"
@@ -17,6 +16,15 @@ namespace {
 bool is_reserved_name(const std::string& n) {
   return n == "%iter" || n == "%max_iter" || n == "%epoch" || n == "%epochf" || n == "%max_epoch" ||
          n == "%progress";
+}
+
+// The batch of `dataset` among the named batches (the last one of that name), or nullptr.
+const Batch* batch_of(const std::vector<std::pair<std::string, const Batch*>>& batches,
+                      const std::string& dataset) {
+  const Batch* batch = nullptr;
+  for (const auto& [name, candidate] : batches)
+    if (name == dataset) batch = candidate;
+  return batch;
 }
 
 double reserved_value(const std::string& n, const IterationInfo& info) {
@@ -102,9 +110,7 @@ void assign_data(const std::vector<DataBinding>& bindings,
       b.variable->data()->fill(reserved_value(b.data_name, info));
       continue;
     }
-    const Batch* batch = nullptr;
-    for (const auto& [name, candidate] : batches)
-      if (name == b.dataset) batch = candidate;
+    const Batch* batch = batch_of(batches, b.dataset);
     NN_INTERNAL_CHECK(batch != nullptr) << "no batch of dataset " << b.dataset;
     copy_into_variable(*b.variable, batch->shapes[size_t(b.column)], batch->data[size_t(b.column)].data(),
                        b.data_name, b.variable_name);
@@ -130,19 +136,15 @@ void check_indices(const std::vector<IndexCheck>& checks, const std::vector<Data
     const int64_t n = b.variable->size();
     for (int64_t i = 0; i < n; ++i) {
       if (v[i] >= 0.0f && double(v[i]) < double(c.bound)) continue;  // NaN fails too
-      const Batch* batch = nullptr;
-      for (const auto& [name, candidate] : batches)
-        if (name == b.dataset) batch = candidate;
-      const Shape& fed = batch ? batch->shapes[size_t(b.column)] : Shape{};
+      const Batch* batch = batch_of(batches, b.dataset);
       const Shape& shape = b.variable->shape();
       // Rows map to samples when the column fills the variable without broadcasting.
-      const bool rows = batch && batch->origin && !shape.empty() && shape_size(fed) == n && shape[0] > 0;
-      std::ostringstream where;
-      if (rows)
-        where << batch->origin(i / (n / shape[0]), b.column);
-      else
-        where << "dataset '" << b.dataset << "', variable '" << b.data_name << "'";
-      NN_FAIL(ErrorCode::kInvalid) << where.str() << ": class index " << v[i] << " is outside [0, " << c.bound << ") expected by " << c.function;
+      const bool rows = batch && batch->origin && !shape.empty() && shape[0] > 0 &&
+                        shape_size(batch->shapes[size_t(b.column)]) == n;
+      const std::string where = rows ? batch->origin(i / (n / shape[0]), b.column)
+                                     : "dataset '" + b.dataset + "', variable '" + b.data_name + "'";
+      NN_FAIL(ErrorCode::kInvalid) << where << ": class index " << v[i] << " is outside [0, " << c.bound
+                                   << ") expected by " << c.function;
     }
   }
 }
