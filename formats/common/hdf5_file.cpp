@@ -118,7 +118,8 @@ Handle open_dataset(hid_t parent, const std::string& path) {
   Handle dapl(lib().H5Pcreate(lib().dataset_access_class));
   if (!dapl.valid() || lib().H5Pset_elink_cb(dapl.get(), refuse_external_link, nullptr) < 0) return Handle();
   H5L_info_t info{};
-  if (lib().H5Lexists(parent, path.c_str(), dapl.get()) > 0 && lib().H5Lget_info(parent, path.c_str(), &info, dapl.get()) >= 0)
+  if (lib().H5Lexists(parent, path.c_str(), dapl.get()) > 0 &&
+      lib().H5Lget_info(parent, path.c_str(), &info, dapl.get()) >= 0)
     NN_CHECK(info.type != H5L_TYPE_EXTERNAL)
         << "'" << path << "' is an external link to another file; only data inside the HDF5 file is read";
   return Handle(lib().H5Dopen2(parent, path.c_str(), dapl.get()));
