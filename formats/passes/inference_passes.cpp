@@ -1,65 +1,21 @@
 // BatchNormalization folding and Identity removal for inference networks (see inference_passes.hpp).
 #include "inference_passes.hpp"
 
+#include "inference_pass_common.hpp"
+
 #include <cmath>
 #include <functional>
 #include <map>
 #include <set>
 
 namespace nn::formats {
+using namespace pass_common;
 namespace {
-
-// Networks an optimizer trains: their BatchNormalization uses batch statistics and their parameters learn.
-std::set<std::string> trained_networks(const ir::Model& model) {
-  std::set<std::string> names;
-  for (const auto& o : model.optimizers) names.insert(o.network_name);
-  return names;
-}
-
-// Variables named by executors, optimizers and monitors (inputs, outputs, losses): never renamed or removed.
-std::set<std::string> interface_variables(const ir::Model& model) {
-  std::set<std::string> names;
-  auto add_data = [&](const auto& list) {
-    for (const auto& v : list) names.insert(v.variable_name);
-  };
-  for (const auto& e : model.executors) {
-    add_data(e.data_variable);
-    add_data(e.generator_variable);
-    add_data(e.loss_variable);
-    add_data(e.output_variable);
-  }
-  for (const auto& o : model.optimizers) {
-    add_data(o.data_variable);
-    add_data(o.generator_variable);
-    add_data(o.loss_variable);
-  }
-  for (const auto& m : model.monitors) {
-    add_data(m.data_variable);
-    add_data(m.generator_variable);
-    add_data(m.monitor_variable);
-  }
-  return names;
-}
-
-std::map<std::string, int> consumer_counts(const ir::Network& network) {
-  std::map<std::string, int> counts;
-  for (const auto& f : network.functions)
-    for (const auto& in : f.inputs) ++counts[in];
-  return counts;
-}
 
 ir::Parameter* find_param(ir::Model& model, const std::string& name) {
   for (auto& p : model.parameters)
     if (p.name == name) return &p;
   return nullptr;
-}
-
-void erase_variable(ir::Network& network, const std::string& name) {
-  for (auto it = network.variables.begin(); it != network.variables.end(); ++it)
-    if (it->name == name) {
-      network.variables.erase(it);
-      return;
-    }
 }
 
 // Adds (or replaces) a parameter and its network variable.
@@ -274,6 +230,7 @@ std::vector<std::string> optimize_for_inference(ir::Model& model) {
   for (const auto& l : fold_batch_normalization(model)) lines.push_back("fold_batch_normalization: " + l);
   for (const auto& l : fuse_swish(model)) lines.push_back("fuse_swish: " + l);
   for (const auto& l : fuse_relu6(model)) lines.push_back("fuse_relu6: " + l);
+  for (const auto& l : fuse_convolution_epilogues(model)) lines.push_back("fuse_convolution_epilogues: " + l);
   return lines;
 }
 

@@ -24,6 +24,12 @@ std::vector<std::string> fuse_swish(ir::Model& model);
 // MaximumScalar(0) then MinimumScalar(6) (either order; ONNX Clip(0, 6) as imported) becomes one ReLU6.
 std::vector<std::string> fuse_relu6(ir::Model& model);
 
+// Convolution, then optionally Add2 with a residual of the same shape, then optionally an activation
+// (ReLU, ReLU6, Sigmoid, Tanh, LeakyReLU, ELU, Swish), with nothing else reading the intermediates, becomes
+// one FusedConvolution, which the CPU runs as one oneDNN primitive. Swish is nncli's extension of
+// FusedConvolution's nonlinearities: this pass is for running in process, not for files other tools read.
+std::vector<std::string> fuse_convolution_epilogues(ir::Model& model);
+
 // Every pass above, in order; lines "<pass>: <change>". Networks an optimizer trains are left alone.
 std::vector<std::string> optimize_for_inference(ir::Model& model);
 

@@ -7,6 +7,7 @@
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
+#include "nn/graph/grad_mode.hpp"
 #include "nn/train/initializer.hpp"
 
 namespace nncli {
@@ -94,6 +95,7 @@ std::vector<ExecutorOutput> ExecutorRunner::run() {
   std::vector<ExecutorOutput> result(outputs_.size());
   for (int64_t e = 0; e < evaluations; ++e) {
     fill_generators();
+    nn::NoGradScope no_grad;  // an executor only runs forward: kernels may fuse and keep their own layouts
     nn::forward_all(outputs_);
     for (size_t o = 0; o < outputs_.size(); ++o) {
       std::vector<float> values = outputs_[o]->data()->to_vector();

@@ -8,6 +8,7 @@
 
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
+#include "nn/graph/grad_mode.hpp"
 #include "nn/core/ndarray.hpp"
 #include "nn/ir/graph_builder.hpp"
 #include "nn/solvers/solver.hpp"
@@ -325,6 +326,7 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
     total += fill_generators(e.generator_variable, built, rng, t);
     nn::synchronize(settings.context);
     const auto t0 = Clock::now();
+    nn::NoGradScope no_grad;  // as an executor runs (executor_runner.cpp)
     nn::forward_all(outputs, false, false, fwd.pre(), fwd.post());
     nn::synchronize(settings.context);
     const double ms = ms_since(t0);

@@ -18,6 +18,7 @@ namespace {
 
 std::atomic<size_t> g_live{0};
 std::atomic<size_t> g_peak{0};
+std::atomic<uint64_t> g_version{0};
 
 void note_alloc(size_t bytes) {
   size_t now = g_live.fetch_add(bytes) + bytes;
@@ -56,6 +57,18 @@ std::shared_ptr<Buffer> host_allocate(size_t bytes) {
 std::map<std::string, DeviceHooks>& device_table() {
   static std::map<std::string, DeviceHooks> t;
   return t;
+}
+
+std::map<std::string, LayoutHooks>& layout_table() {
+  static std::map<std::string, LayoutHooks> t;
+  return t;
+}
+
+// The hooks of a host layout, or null for "cpu" and device copies.
+const LayoutHooks* layout_for(const std::string& device) {
+  if (device == "cpu" || layout_table().empty()) return nullptr;
+  auto it = layout_table().find(device);
+  return it == layout_table().end() ? nullptr : &it->second;
 }
 
 const DeviceHooks& hooks_for(const std::string& device) {
@@ -128,7 +141,11 @@ void register_device(const std::string& device_prefix, DeviceHooks hooks) {
   device_table()[device_prefix] = std::move(hooks);
 }
 
-NdArray::NdArray(Shape shape, DType dtype) : shape_(std::move(shape)) {
+void register_layout(const std::string& name, LayoutHooks hooks) { layout_table()[name] = std::move(hooks); }
+
+void NdArray::touch() { version_ = ++g_version; }
+
+NdArray::NdArray(Shape shape, DType dtype) : shape_(std::move(shape)), version_(++g_version) {
   check_shape(shape_, "array");
   size_ = shape_size(shape_);
   head_.dtype = dtype;
@@ -142,6 +159,11 @@ void NdArray::reshape(const Shape& shape, bool force) {
     NN_INTERNAL_CHECK(force) << "reshape " << to_string(shape_) << " to " << to_string(shape);
     clear();
   }
+  // A layout's order depends on the shape: the content moves to a plain copy before the layouts go.
+  if (layout_for(head_.device)) get_raw(ArrayKey{DType::kFloat32, "cpu"}), head_ = ArrayKey{DType::kFloat32, "cpu"};
+  copies_.erase(std::remove_if(copies_.begin(), copies_.end(),
+                               [](const Copy& c) { return layout_for(c.key.device) != nullptr; }),
+                copies_.end());
   shape_ = shape;
   size_ = n;
 }
@@ -154,14 +176,51 @@ NdArray::Copy* NdArray::find_copy(const ArrayKey& key) {
 
 NdArray::Copy& NdArray::allocate_copy(const ArrayKey& key) {
   size_t bytes = size_t(size_) * dtype_size(key.dtype);
-  Copy c{key, key.device == "cpu" ? host_allocate(bytes) : hooks_for(key.device).allocate(bytes)};
+  std::shared_ptr<Buffer> buffer;
+  if (key.device == "cpu") {
+    buffer = host_allocate(bytes);
+  } else if (const LayoutHooks* layout = layout_for(key.device)) {
+    NN_INTERNAL_CHECK(key.dtype == DType::kFloat32) << "layout '" << key.device << "' holds float32 only";
+    buffer = host_allocate(layout->bytes(shape_));
+  } else {
+    buffer = hooks_for(key.device).allocate(bytes);
+  }
+  Copy c{key, std::move(buffer)};
   copies_.push_back(std::move(c));
   return copies_.back();
+}
+
+void NdArray::zero_copy(Copy& c) {
+  if (c.key.device == "cpu") fill_host(c.buffer->ptr, c.key.dtype, size_, 0.0);
+  else if (layout_for(c.key.device)) std::memset(c.buffer->ptr, 0, c.buffer->bytes);
+  else hooks_for(c.key.device).zero(c.buffer->ptr, c.buffer->bytes);
 }
 
 void NdArray::sync_into(Copy& dst) {
   Copy* src = find_copy(head_);
   NN_INTERNAL_CHECK(src != nullptr) << "array has no authoritative copy";
+  const LayoutHooks* src_layout = layout_for(src->key.device);
+  const LayoutHooks* dst_layout = layout_for(dst.key.device);
+  if (!src_layout && !dst_layout) return sync_plain(*src, dst);
+  // Through a plain float32 host array: the layouts convert only to and from that.
+  const ArrayKey plain_key{DType::kFloat32, "cpu"};
+  Copy plain{plain_key, nullptr};
+  if (src_layout) {
+    if (dst.key == plain_key) return src_layout->to_plain(static_cast<float*>(dst.buffer->ptr), src->buffer->ptr, shape_);
+    plain.buffer = host_allocate(size_t(size_) * sizeof(float));
+    src_layout->to_plain(static_cast<float*>(plain.buffer->ptr), src->buffer->ptr, shape_);
+  } else if (src->key == plain_key) {
+    plain.buffer = src->buffer;
+  } else {
+    plain.buffer = host_allocate(size_t(size_) * sizeof(float));
+    sync_plain(*src, plain);
+  }
+  if (dst_layout) return dst_layout->from_plain(dst.buffer->ptr, static_cast<const float*>(plain.buffer->ptr), shape_);
+  sync_plain(plain, dst);
+}
+
+void NdArray::sync_plain(const Copy& src_copy, Copy& dst) {
+  const Copy* src = &src_copy;
   const bool src_host = src->key.device == "cpu";
   const bool dst_host = dst.key.device == "cpu";
   if (src_host && dst_host) {
@@ -201,22 +260,23 @@ const void* NdArray::get_raw(const ArrayKey& key) {
   if (had_data) {
     sync_into(*c);
   } else {
-    if (key.device == "cpu") {
-      fill_host(c->buffer->ptr, key.dtype, size_, 0.0);
-    } else {
-      hooks_for(key.device).zero(c->buffer->ptr, c->buffer->bytes);
-    }
+    zero_copy(*c);
     head_ = key;
   }
   return c->buffer->ptr;
 }
 
 void* NdArray::cast_raw(const ArrayKey& key, bool write_only) {
+  touch();
   if (lazy_fill_) {
     copies_.clear();
     allocate_copy(key);
     Copy* c = find_copy(key);
-    if (key.device == "cpu") {
+    if (const LayoutHooks* layout = layout_for(key.device)) {
+      auto host = host_allocate(size_t(size_) * sizeof(float));
+      fill_host(host->ptr, DType::kFloat32, size_, fill_value_);
+      layout->from_plain(c->buffer->ptr, static_cast<const float*>(host->ptr), shape_);
+    } else if (key.device == "cpu") {
       fill_host(c->buffer->ptr, key.dtype, size_, fill_value_);
     } else if (fill_value_ == 0.0) {
       hooks_for(key.device).zero(c->buffer->ptr, c->buffer->bytes);
@@ -232,11 +292,7 @@ void* NdArray::cast_raw(const ArrayKey& key, bool write_only) {
   if (!find_copy(key)) {
     if (write_only || copies_.empty()) {
       allocate_copy(key);
-      if (!write_only) {
-        Copy* c = find_copy(key);
-        if (key.device == "cpu") fill_host(c->buffer->ptr, key.dtype, size_, 0.0);
-        else hooks_for(key.device).zero(c->buffer->ptr, c->buffer->bytes);
-      }
+      if (!write_only) zero_copy(*find_copy(key));
     } else {
       get_raw(key);
     }
@@ -251,12 +307,14 @@ void* NdArray::cast_raw(const ArrayKey& key, bool write_only) {
 void NdArray::zero() { fill(0.0); }
 
 void NdArray::fill(double value) {
+  touch();
   copies_.clear();
   lazy_fill_ = true;
   fill_value_ = value;
 }
 
 void NdArray::clear() {
+  touch();
   copies_.clear();
   lazy_fill_ = false;
 }

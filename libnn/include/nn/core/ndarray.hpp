@@ -1,5 +1,6 @@
 // NdArray: a shaped buffer whose copies per (dtype, device) are synced lazily, as nnabla's SyncedArray.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -39,6 +40,15 @@ struct DeviceHooks {
 };
 void register_device(const std::string& device_prefix, DeviceHooks hooks);  // prefix like "cuda"
 
+// A host layout other than row-major float32 (oneDNN's channel-blocked formats): a copy whose "device" is the
+// layout's name lives in host memory in that order, and converts to and from the plain array through these.
+struct LayoutHooks {
+  std::function<size_t(const Shape&)> bytes;  // storage of one array of that shape (padding included)
+  std::function<void(float* plain, const void* laid, const Shape&)> to_plain;
+  std::function<void(void* laid, const float* plain, const Shape&)> from_plain;
+};
+void register_layout(const std::string& name, LayoutHooks hooks);
+
 class NdArray;
 using NdArrayPtr = std::shared_ptr<NdArray>;
 
@@ -76,6 +86,9 @@ class NdArray {
   void clear();            // frees every copy
   size_t nbytes() const { return size_t(size_) * dtype_size(head_.dtype); }
   void copy_from(NdArray& other);  // same size; converts dtype
+  // Changes whenever the content may have changed (a write access, fill, clear): equal versions of one
+  // array mean equal content. Unique across arrays, so caches of derived data can key on it alone.
+  uint64_t version() const { return version_; }
   NdArrayPtr copy();               // deep copy as float32 on host
   std::vector<float> to_vector();  // float32 host copy
 
@@ -90,8 +103,11 @@ class NdArray {
     std::shared_ptr<Buffer> buffer;
   };
   Copy* find_copy(const ArrayKey& key);
+  void touch();
   Copy& allocate_copy(const ArrayKey& key);
   void sync_into(Copy& dst);
+  void sync_plain(const Copy& src, Copy& dst);  // neither copy in a layout
+  void zero_copy(Copy& c);
 
   Shape shape_;
   int64_t size_ = 1;
@@ -99,6 +115,7 @@ class NdArray {
   std::vector<Copy> copies_;  // copies_[i] with key == head_ is authoritative; others in sync
   bool lazy_fill_ = false;
   double fill_value_ = 0.0;
+  uint64_t version_ = 0;
 };
 
 }  // namespace nn

@@ -1,6 +1,7 @@
 // Concatenate, Split and Stack: block copies over an (outer, axis, inner) view of the arrays.
 #include <algorithm>
 
+#include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
@@ -46,6 +47,7 @@ class Concatenate : public Function {
     out[0]->reshape(out_shape, true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
+    if (forward_channels_last(in, out)) return;
     float* y = out_data(out[0]);
     const int64_t out_block = out[0]->shape()[axis_] * inner_;
     int64_t offset = 0;
@@ -54,6 +56,23 @@ class Concatenate : public Function {
       copy_blocks(in_data(v), block, y + offset, out_block, outer_, block, false);
       offset += block;
     }
+  }
+  // Channel concatenation of channels-last inputs: each pixel's channels side by side, output channels-last.
+  bool forward_channels_last(const Variables& in, const Variables& out) {
+    if (axis_ != 1) return false;
+    for (auto* v : in)
+      if (!held_channels_last(*v->data())) return false;
+    const Shape& ys = out[0]->shape();
+    const int64_t pixels = ys[0] * ys[2] * ys[3], channels = ys[1];
+    float* y = static_cast<float*>(out[0]->data()->cast_raw(channels_last_key(), true));
+    int64_t offset = 0;
+    for (auto* v : in) {
+      const int64_t c = v->shape()[1];
+      copy_blocks(static_cast<const float*>(v->data()->get_raw(channels_last_key())), c, y + offset, channels,
+                  pixels, c, false);
+      offset += c;
+    }
+    return true;
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {

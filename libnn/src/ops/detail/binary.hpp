@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
@@ -106,16 +107,35 @@ class BinaryFunction : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     plan_ = make_broadcast_plan(in[0]->shape(), in[1]->shape(), type());
     out[0]->reshape(plan_.out_shape, true);
+    // The same operation seen in channels-last order (N, H, W, C), for operands a convolution left so.
+    const Shape &sa = in[0]->shape(), &sb = in[1]->shape();
+    channels_last_ok_ = sa.size() == 4 && sb.size() == 4 && plan_.out_shape.size() == 4;
+    if (channels_last_ok_)
+      channels_last_plan_ = make_broadcast_plan({sa[0], sa[2], sa[3], sa[1]}, {sb[0], sb[2], sb[3], sb[1]}, type());
   }
   void forward_impl(const Variables& in, const Variables& out) override {
-    const float* a = in_data(in[0]);
-    const float* b = in_data(in[1]);
-    float* y = out_data(out[0]);
+    if (channels_last_ok_ && forward_channels_last(in, out)) return;
+    run_forward(plan_, in_data(in[0]), in_data(in[1]), out_data(out[0]), out[0]->size());
+  }
+  // Gradients off and an operand held channels-last: the other is too, or has 1x1 spatial axes (the same
+  // order either way: squeeze-excite's scale); the output stays channels-last.
+  bool forward_channels_last(const Variables& in, const Variables& out) {
+    NdArray &a = *in[0]->data(), &b = *in[1]->data();
+    const bool a_cl = held_channels_last(a), b_cl = held_channels_last(b);
+    auto pointwise = [](Variable* v) { return v->shape()[2] == 1 && v->shape()[3] == 1; };
+    if (!(a_cl || b_cl) || !(a_cl || pointwise(in[0])) || !(b_cl || pointwise(in[1]))) return false;
+    const float* pa = static_cast<const float*>(a_cl ? a.get_raw(channels_last_key()) : a.get<float>());
+    const float* pb = static_cast<const float*>(b_cl ? b.get_raw(channels_last_key()) : b.get<float>());
+    run_forward(channels_last_plan_, pa, pb, static_cast<float*>(out[0]->data()->cast_raw(channels_last_key(), true)),
+                out[0]->size());
+    return true;
+  }
+  void run_forward(const BroadcastPlan& plan, const float* a, const float* b, float* y, int64_t size) const {
     const auto p = p_;
-    const bool stream = out[0]->size() * int64_t(sizeof(float)) > kStreamingStoreBytes;
-    parallel_ranges(out[0]->size(), [&](int64_t begin, int64_t end, int) {
-      for_each_run(plan_, begin, end, [&](int64_t o, int64_t oa, int64_t ob, int64_t len) {
-        with_run_strides(plan_, [&](auto sa, auto sb) { binary_run<Op>(y + o, a + oa, b + ob, len, sa, sb, p, stream); });
+    const bool stream = size * int64_t(sizeof(float)) > kStreamingStoreBytes;
+    parallel_ranges(size, [&](int64_t begin, int64_t end, int) {
+      for_each_run(plan, begin, end, [&](int64_t o, int64_t oa, int64_t ob, int64_t len) {
+        with_run_strides(plan, [&](auto sa, auto sb) { binary_run<Op>(y + o, a + oa, b + ob, len, sa, sb, p, stream); });
       });
       if (stream) _mm_sfence();
     });
@@ -209,6 +229,8 @@ class BinaryFunction : public Function {
 
   typename Op::Params p_;
   BroadcastPlan plan_;
+  BroadcastPlan channels_last_plan_;  // plan_ in (N, H, W, C) order, for 4-D operands
+  bool channels_last_ok_ = false;
 };
 
 }  // namespace nn::ops

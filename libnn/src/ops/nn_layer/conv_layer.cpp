@@ -46,6 +46,7 @@ Shape ConvLayer::setup(const std::string& fn, const Shape& x, const Shape& w, co
     g.out.push_back(o);
   }
   batch_ = shape_size(x, 0, size_t(base_axis));
+  group_ = group;
   engine_.setup(g, oc_, group, batch_);
   Shape y(x.begin(), x.begin() + base_axis);
   y.push_back(oc_);

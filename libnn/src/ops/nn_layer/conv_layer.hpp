@@ -19,10 +19,13 @@ class ConvLayer {
   void backward(const float* x, const float* w, const float* dy, float* dx, bool accum_x, float* dw,
                 bool accum_w, float* db, bool accum_b);
   int64_t out_channels() const { return oc_; }
+  int64_t group() const { return group_; }
+  int64_t batch() const { return batch_; }
+  const ConvGeometry& geometry() const { return engine_.geometry(); }
 
  private:
   ConvEngine engine_;
-  int64_t batch_ = 0, oc_ = 0;
+  int64_t batch_ = 0, oc_ = 0, group_ = 1;
 };
 
 }  // namespace nn::ops

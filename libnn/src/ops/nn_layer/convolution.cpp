@@ -1,5 +1,6 @@
 // Convolution (N-D, grouped, dilated) and DepthwiseConvolution: im2col + SGEMM through ConvLayer.
 #include "ops/detail/op_common.hpp"
+#include "ops/nn_layer/conv_infer.hpp"
 #include "ops/nn_layer/conv_layer.hpp"
 
 namespace nn::ops {
@@ -25,8 +26,15 @@ class ConvFunctionBase : public Function {
     if (in.size() > 2) b = in[2]->shape();
     out[0]->reshape(layer_.setup(type(), in[0]->shape(), w, in.size() > 2 ? &b : nullptr, attrs_, group),
                     true);
+    ConvEpilogue bias_only;
+    bias_only.bias = in.size() > 2;
+    fused_.reset(layer_.geometry(), layer_.out_channels(), layer_.group(), layer_.batch(), bias_only);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
+    if (ctx_.is_cpu_only() && !ctx_.uses_half() &&
+        fused_.try_forward(*in[0]->data(), *in[1]->data(), in.size() > 2 ? in[2]->data().get() : nullptr, nullptr,
+                           *out[0]->data()))
+      return;
     layer_.forward(in_data(in[0]), in_data(in[1]), in.size() > 2 ? in_data(in[2]) : nullptr,
                    out_data(out[0]));
   }
@@ -41,6 +49,7 @@ class ConvFunctionBase : public Function {
   }
 
   ConvLayer layer_;
+  InferenceConvSlot fused_;  // bias fused, activations kept in oneDNN's layout (gradients off only)
 };
 
 class Convolution : public ConvFunctionBase {

@@ -3,6 +3,8 @@
 #include <memory>
 
 #include "ops/detail/op_common.hpp"
+#include "ops/nn_layer/conv_infer.hpp"
+#include "ops/nn_layer/conv_layer.hpp"
 
 namespace nn::ops {
 namespace {
@@ -78,12 +80,18 @@ class FusedConvolution : public Function {
       Stage& st = stages_[s];
       st.f->setup(stage_inputs(s, in), stage_outputs(s, out));
     }
+    setup_fused(in, out, bias, bn, z, x_slot == 0);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
-    for (size_t s = 0; s < stages_.size(); ++s) stages_[s].f->forward(stage_inputs(s, in), stage_outputs(s, out));
+    stages_ran_ = false;
+    if (fusable_ && fused_.try_forward(*in[0]->data(), *in[1]->data(), bias_ >= 0 ? in[size_t(bias_)]->data().get() : nullptr,
+                                       z_ >= 0 ? in[size_t(z_)]->data().get() : nullptr, *out[0]->data()))
+      return;
+    run_stages(in, out);
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
+    if (!stages_ran_) run_stages(in, out);  // the fused forward kept no intermediates: recompute them
     for (size_t s = stages_.size(); s-- > 0;) {
       const Stage& st = stages_[s];
       std::vector<bool> sub_prop, sub_accum;
@@ -96,6 +104,31 @@ class FusedConvolution : public Function {
   }
 
  private:
+  void run_stages(const Variables& in, const Variables& out) {
+    for (size_t s = 0; s < stages_.size(); ++s) stages_[s].f->forward(stage_inputs(s, in), stage_outputs(s, out));
+    stages_ran_ = true;
+  }
+  // The one-primitive path (gradients off, CPU float): no batch normalization, zero padding, an activation
+  // oneDNN applies, a residual of the output's shape.
+  void setup_fused(const Variables& in, const Variables& out, int bias, int bn, int z, bool zero_padding) {
+    bias_ = bias, z_ = z;
+    const std::string act = attrs_.get_string("nonlinearity");
+    const size_t alpha_count = attrs_.get_floats("nonlinearity_args").size();
+    fusable_ = bn < 0 && zero_padding && !attrs_.get_bool("channel_last") && ctx_.is_cpu_only() &&
+               !ctx_.uses_half() && fusable_activation(act) &&
+               alpha_count == ((act == "leaky_relu" || act == "elu") ? 1u : 0u) &&
+               (z < 0 || in[size_t(z)]->shape() == out[0]->shape());
+    if (!fusable_) return;
+    ConvLayer layer;
+    layer.setup(type(), in[0]->shape(), in[1]->shape(), bias >= 0 ? &in[size_t(bias)]->shape() : nullptr, attrs_,
+                attrs_.get_int("group"));
+    ConvEpilogue e;
+    e.bias = bias >= 0;
+    e.residual = z >= 0;
+    e.activation = act == "identity" ? "" : act;
+    e.alpha = alpha_count ? float(attrs_.get_floats("nonlinearity_args")[0]) : 0.f;
+    fused_.reset(layer.geometry(), layer.out_channels(), layer.group(), layer.batch(), e);
+  }
   void add_stage(const std::string& type, std::vector<int> outer_index, const Attrs& attrs) {
     stages_.push_back({OpRegistry::instance().create(type, attrs, ctx_), std::move(outer_index),
                        Variable::create()});
@@ -122,9 +155,11 @@ class FusedConvolution : public Function {
       add_stage("ELU", {-1}, {{"alpha", need_alpha("elu")}});
     } else if (act == "relu6") {
       add_stage("ReLU6", {-1}, {});
+    } else if (act == "swish") {  // nncli's extension (the inference fusion pass makes it)
+      add_stage("Swish", {-1}, {});
     } else {
       NN_CHECK(false) << "FusedConvolution: nonlinearity '" << act
-                      << "' is not one of identity, relu, sigmoid, tanh, leaky_relu, elu, relu6";
+                      << "' is not one of identity, relu, sigmoid, tanh, leaky_relu, elu, relu6, swish";
     }
   }
   Variables stage_inputs(size_t s, const Variables& in) const {
@@ -137,6 +172,10 @@ class FusedConvolution : public Function {
   }
 
   std::vector<Stage> stages_;
+  bool stages_ran_ = false;  // the last forward ran the stages (so their intermediates are there)
+  bool fusable_ = false;
+  int bias_ = -1, z_ = -1;
+  InferenceConvSlot fused_;
 };
 
 }  // namespace

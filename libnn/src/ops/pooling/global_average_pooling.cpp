@@ -1,4 +1,7 @@
 // GlobalAveragePooling: (N, C, ...) -> (N, C, 1, 1), the mean over all axes after the channel axis.
+#include <algorithm>
+
+#include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
@@ -17,6 +20,7 @@ class GlobalAveragePooling : public Function {
     out[0]->reshape({x[0], x[1], 1, 1}, true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
+    if (held_channels_last(*in[0]->data())) return forward_channels_last(in, out);
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
     const float inv = area_ > 0 ? 1.f / float(area_) : 0.f;
@@ -50,6 +54,25 @@ class GlobalAveragePooling : public Function {
   }
 
  private:
+  // A channels-last input (a convolution's output, gradients off): sums over the pixels, all channels at once.
+  void forward_channels_last(const Variables& in, const Variables& out) {
+    const Shape& xs = in[0]->shape();
+    const int64_t n = xs[0], c = xs[1];
+    const float* x = static_cast<const float*>(in[0]->data()->get_raw(channels_last_key()));
+    float* y = out_data(out[0]);
+    const float inv = area_ > 0 ? 1.f / float(area_) : 0.f;
+    for (int64_t b = 0; b < n; ++b) {
+      float* yb = y + b * c;
+      std::fill(yb, yb + c, 0.f);
+      for (int64_t i = 0; i < area_; ++i) {
+        const float* xp = x + (b * area_ + i) * c;
+#pragma omp simd
+        for (int64_t k = 0; k < c; ++k) yb[k] += xp[k];
+      }
+      for (int64_t k = 0; k < c; ++k) yb[k] *= inv;
+    }
+  }
+
   template <class F>
   void parallel_for_maps(F&& f) const {
     if (maps_ * area_ >= kParallelThreshold && maps_ > 1) {

@@ -1,6 +1,8 @@
 // MaxPooling: max over each (padding-clipped) window; forward records the argmax that backward routes to.
+#include <algorithm>
 #include <limits>
 
+#include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
 #include "ops/pooling/pooling_common.hpp"
 
@@ -23,6 +25,7 @@ class MaxPooling : public Function {
   }
 
   void forward_impl(const Variables& in, const Variables& out) override {
+    if (forward_channels_last(in, out)) return;
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
     const PoolPlan& p = plan_;
@@ -81,6 +84,45 @@ class MaxPooling : public Function {
   }
 
  private:
+  // Gradients off and a channels-last input (a convolution's output): the maximum of each window's pixels
+  // over all channels at once, output channels-last; no argmax (no backward follows).
+  bool forward_channels_last(const Variables& in, const Variables& out) {
+    const PoolPlan& p = plan_;
+    if (p.kernel.size() != 2 || attrs_.get_bool("channel_last") || !held_channels_last(*in[0]->data())) return false;
+    const Shape& xs = in[0]->shape();
+    const int64_t c = xs[1], h = xs[2], w = xs[3], oh = p.out[0], ow = p.out[1];
+    const float* x = static_cast<const float*>(in[0]->data()->get_raw(channels_last_key()));
+    float* y = static_cast<float*>(out[0]->data()->cast_raw(channels_last_key(), true));
+    const int64_t rows = xs[0] * oh;
+    auto row = [&](int64_t r) {
+      const int64_t n = r / oh, i = r % oh;
+      const int64_t lo0 = p.lo[0][size_t(i)], hi0 = p.hi[0][size_t(i)];
+      for (int64_t j = 0; j < ow; ++j) {
+        const int64_t lo1 = p.lo[1][size_t(j)], hi1 = p.hi[1][size_t(j)];
+        float* yp = y + (r * ow + j) * c;
+        if (lo0 >= hi0 || lo1 >= hi1) {  // a window wholly in the padding yields 0
+          std::fill(yp, yp + c, 0.f);
+          continue;
+        }
+        std::copy_n(x + ((n * h + lo0) * w + lo1) * c, c, yp);
+        for (int64_t a = lo0; a < hi0; ++a)
+          for (int64_t b = lo1; b < hi1; ++b) {
+            const float* xp = x + ((n * h + a) * w + b) * c;
+#pragma omp simd
+            for (int64_t k = 0; k < c; ++k) yp[k] = xp[k] > yp[k] ? xp[k] : yp[k];
+          }
+      }
+    };
+    if (rows > 1 && p.maps * p.in_size >= kParallelThreshold) {
+#pragma omp parallel for schedule(static)
+      for (int64_t r = 0; r < rows; ++r) row(r);
+    } else {
+      for (int64_t r = 0; r < rows; ++r) row(r);
+    }
+    forward_done_ = false;  // no argmax was recorded
+    return true;
+  }
+
   // One 2-D map: the hot case (CNN max pooling). Columns whose window is whole (not clipped by the
   // padding) run as branch-free loops over the output columns that the compiler vectorizes; the few
   // clipped ones at the borders take the scalar path.

@@ -1,0 +1,119 @@
+// Convolution -> [Add2 residual] -> [activation] becomes one FusedConvolution (see inference_passes.hpp).
+#include "inference_pass_common.hpp"
+#include "inference_passes.hpp"
+
+#include <algorithm>
+
+namespace nn::formats {
+using namespace pass_common;
+namespace {
+
+// FusedConvolution's nonlinearity for an activation function type ("" when it has none), and its arguments.
+std::string nonlinearity_of(const ir::Function& f, std::vector<double>& args) {
+  args.clear();
+  if (f.inputs.size() != 1 || f.outputs.size() != 1) return "";
+  if (f.type == "ReLU") return "relu";
+  if (f.type == "ReLU6") return "relu6";
+  if (f.type == "Sigmoid") return "sigmoid";
+  if (f.type == "Tanh") return "tanh";
+  if (f.type == "Swish") return "swish";
+  if (f.type == "LeakyReLU" || f.type == "ELU") {
+    args.push_back(f.attrs.get_float("alpha", f.type == "ELU" ? 1.0 : 0.1));
+    return f.type == "ELU" ? "elu" : "leaky_relu";
+  }
+  return "";
+}
+
+struct Chain {
+  size_t conv, add, act;  // function indices; add/act == npos when absent
+  std::string z, nonlinearity;
+  std::vector<double> args;
+};
+constexpr size_t npos = size_t(-1);
+
+// The only function reading `var` (npos when none, several, or var is an interface variable).
+size_t sole_consumer(const ir::Network& n, const std::string& var, const std::map<std::string, int>& uses,
+                     const std::set<std::string>& interface) {
+  auto it = uses.find(var);
+  if (it == uses.end() || it->second != 1 || interface.count(var)) return npos;
+  for (size_t j = 0; j < n.functions.size(); ++j)
+    for (const auto& in : n.functions[j].inputs)
+      if (in == var) return j;
+  return npos;
+}
+
+bool same_known_shape(const ir::Network& n, const std::string& a, const std::string& b) {
+  const ir::Variable* va = n.find_variable(a);
+  const ir::Variable* vb = n.find_variable(b);
+  return va && vb && !va->shape.empty() && va->shape == vb->shape;
+}
+
+Chain find_chain(const ir::Network& n, size_t i, const std::map<std::string, int>& uses,
+                 const std::set<std::string>& interface) {
+  Chain c{i, npos, npos, "", "", {}};
+  const ir::Function& conv = n.functions[i];
+  if (conv.type != "Convolution" || conv.outputs.size() != 1 || conv.inputs.size() < 2 ||
+      conv.attrs.get_bool("channel_last", false))
+    return c;
+  std::string last = conv.outputs[0];
+  size_t j = sole_consumer(n, last, uses, interface);
+  if (j != npos && n.functions[j].type == "Add2" && n.functions[j].inputs.size() == 2 &&
+      n.functions[j].outputs.size() == 1) {
+    const auto& in = n.functions[j].inputs;
+    const std::string z = in[0] == last ? in[1] : in[0];
+    if (z != last && same_known_shape(n, z, last)) {
+      c.add = j, c.z = z;
+      last = n.functions[j].outputs[0];
+      j = sole_consumer(n, last, uses, interface);
+    }
+  }
+  if (j != npos) {
+    c.nonlinearity = nonlinearity_of(n.functions[j], c.args);
+    if (!c.nonlinearity.empty()) c.act = j;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<std::string> fuse_convolution_epilogues(ir::Model& model) {
+  std::vector<std::string> lines;
+  const auto trained = trained_networks(model);
+  const auto interface = interface_variables(model);
+  for (auto& network : model.networks) {
+    if (trained.count(network.name)) continue;
+    for (size_t i = 0; i < network.functions.size(); ++i) {
+      const Chain c = find_chain(network, i, consumer_counts(network), interface);
+      if (c.add == npos && c.act == npos) continue;
+      const ir::Function conv = network.functions[c.conv];
+      const size_t last = c.act != npos ? c.act : c.add;
+      ir::Function fused;
+      fused.name = conv.name;
+      fused.type = "FusedConvolution";
+      fused.context = conv.context;
+      fused.inputs = conv.inputs;
+      if (c.add != npos) fused.inputs.push_back(c.z);
+      fused.outputs = network.functions[last].outputs;
+      fused.has_param = true;
+      fused.attrs = conv.attrs;
+      fused.attrs.set("nonlinearity", c.nonlinearity.empty() ? std::string("identity") : c.nonlinearity);
+      fused.attrs.set("nonlinearity_args", c.args);
+      std::string what = conv.name;
+      for (size_t k : {c.add, c.act})
+        if (k != npos) what += " + " + network.functions[k].name;
+      lines.push_back(network.name + ": " + what + " fused into FusedConvolution");
+      // The fused function takes the last one's place (all its inputs exist there); the others go.
+      std::vector<size_t> gone{c.conv};
+      std::vector<std::string> dropped{conv.outputs[0]};
+      if (c.add != npos && last != c.add) gone.push_back(c.add), dropped.push_back(network.functions[c.add].outputs[0]);
+      network.functions[last] = std::move(fused);
+      std::sort(gone.rbegin(), gone.rend());
+      for (size_t k : gone) network.functions.erase(network.functions.begin() + std::ptrdiff_t(k));
+      for (const auto& v : dropped) erase_variable(network, v);
+      i = c.conv - 1;  // the list shifted: index c.conv is next (wraps to the start for 0)
+    }
+  }
+  return lines;
+}
+
+}  // namespace nn::formats

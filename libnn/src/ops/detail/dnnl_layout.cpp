@@ -1,0 +1,92 @@
+// The oneDNN layouts' NdArray hooks: size (with the channel padding), and oneDNN reorders to and from plain.
+#include "ops/detail/dnnl_layout.hpp"
+
+#include <map>
+#include <tuple>
+#include <mutex>
+#include <utility>
+
+#include "nn/core/error.hpp"
+#include "nn/core/ndarray.hpp"
+
+namespace nn::ops {
+namespace {
+using dnnl::memory;
+
+memory::dims dims_of(const Shape& shape) {
+  NN_INTERNAL_CHECK(shape.size() >= 3 && shape.size() <= 5) << "oneDNN layout for shape " << to_string(shape);
+  return memory::dims(shape.begin(), shape.end());
+}
+
+memory::desc plain_desc(const memory::dims& dims) {
+  using Tag = memory::format_tag;
+  const Tag tag = dims.size() == 3 ? Tag::abc : dims.size() == 4 ? Tag::abcd : Tag::abcde;
+  return memory::desc(dims, memory::data_type::f32, tag);
+}
+
+const dnnl::engine& cpu_engine() {
+  static const dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  return eng;
+}
+
+// Reorders between the plain order and a layout for one shape, made once per (layout, shape, direction).
+void reorder(const std::string& layout, const Shape& shape, bool to_plain, const void* src, void* dst) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, Shape, bool>, dnnl::reorder> made;
+  const memory::dims dims = dims_of(shape);
+  const memory::desc plain = plain_desc(dims), laid = dnnl_layout_desc(layout, dims);
+  const memory::desc& from = to_plain ? laid : plain;
+  const memory::desc& to = to_plain ? plain : laid;
+  dnnl::reorder r;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(layout, shape, to_plain);
+    auto it = made.find(key);
+    if (it == made.end())
+      it = made.emplace(key, dnnl::reorder(dnnl::reorder::primitive_desc(cpu_engine(), from, cpu_engine(), to))).first;
+    r = it->second;
+  }
+  memory src_mem(from, cpu_engine(), const_cast<void*>(src)), dst_mem(to, cpu_engine(), dst);
+  dnnl::stream stream(cpu_engine());
+  r.execute(stream, src_mem, dst_mem);
+  stream.wait();
+}
+}  // namespace
+
+memory::desc dnnl_layout_desc(const std::string& layout, const memory::dims& dims) {
+  using Tag = memory::format_tag;
+  const size_t r = dims.size();
+  Tag tag = Tag::undef;
+  if (layout == kDnnlLayouts[0]) tag = r == 3 ? Tag::aBc16b : r == 4 ? Tag::aBcd16b : r == 5 ? Tag::aBcde16b : tag;
+  else if (layout == kDnnlLayouts[1]) tag = r == 3 ? Tag::acb : r == 4 ? Tag::acdb : r == 5 ? Tag::acdeb : tag;
+  NN_INTERNAL_CHECK(tag != Tag::undef) << "oneDNN layout '" << layout << "' for " << r << " dims";
+  return memory::desc(dims, memory::data_type::f32, tag);
+}
+
+std::string dnnl_layout_of(const memory::desc& md) {
+  const memory::dims dims = md.dims();
+  if (dims.size() < 3 || dims.size() > 5 || md.data_type() != memory::data_type::f32) return "";
+  for (const char* layout : kDnnlLayouts)
+    if (md == dnnl_layout_desc(layout, dims)) return layout;
+  return "";
+}
+
+void register_dnnl_layouts() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const char* name : kDnnlLayouts) {
+      const std::string layout = name;
+      LayoutHooks hooks;
+      hooks.bytes = [layout](const Shape& shape) { return dnnl_layout_desc(layout, dims_of(shape)).get_size(); };
+      hooks.to_plain = [layout](float* plain, const void* laid, const Shape& shape) {
+        reorder(layout, shape, true, laid, plain);
+      };
+      hooks.from_plain = [layout](void* laid, const float* plain, const Shape& shape) {
+        reorder(layout, shape, false, plain, laid);
+      };
+      register_layout(layout, std::move(hooks));
+    }
+  });
+}
+
+}  // namespace nn::ops

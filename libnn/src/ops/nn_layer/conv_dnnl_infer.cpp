@@ -1,0 +1,190 @@
+// The oneDNN side of InferenceConv: one forward_inference primitive with bias and post-ops; each operand
+// read or written in place when the primitive's layout is plain or dnnl16, reordered otherwise.
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstring>
+
+#include "ops/detail/dnnl_layout.hpp"
+#include "ops/detail/thread_scope.hpp"
+#include "ops/nn_layer/conv_infer.hpp"
+
+namespace nn::ops {
+namespace {
+using dnnl::memory;
+using Tag = memory::format_tag;
+constexpr auto kF32 = memory::data_type::f32;
+
+Tag plain_tag(size_t rank) {
+  return rank == 3 ? Tag::abc : rank == 4 ? Tag::abcd : rank == 5 ? Tag::abcde : rank == 6 ? Tag::abcdef : Tag::undef;
+}
+
+// Where an activation operand lives for the primitive: in the array's plain copy, in its copy of one of
+// the oneDNN layouts, or in the primitive's own buffer reordered from and to the plain copy.
+enum class Place { kPlain, kLayout, kReordered };
+
+Place place_of(const memory::desc& want, const memory::desc& plain, ArrayKey& layout_key) {
+  if (want == plain) return Place::kPlain;
+  layout_key = ArrayKey{DType::kFloat32, dnnl_layout_of(want)};
+  return layout_key.device.empty() ? Place::kReordered : Place::kLayout;
+}
+
+void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
+  using A = dnnl::algorithm;
+  const std::string& act = e.activation;
+  if (act == "relu") ops.append_eltwise(1.f, A::eltwise_relu, 0.f, 0.f);
+  else if (act == "leaky_relu") ops.append_eltwise(1.f, A::eltwise_relu, e.alpha, 0.f);
+  else if (act == "relu6") ops.append_eltwise(1.f, A::eltwise_clip, 0.f, 6.f);
+  else if (act == "sigmoid") ops.append_eltwise(1.f, A::eltwise_logistic, 0.f, 0.f);
+  else if (act == "tanh") ops.append_eltwise(1.f, A::eltwise_tanh, 0.f, 0.f);
+  else if (act == "elu") ops.append_eltwise(1.f, A::eltwise_elu, e.alpha, 0.f);
+  else if (act == "swish") ops.append_eltwise(1.f, A::eltwise_swish, 1.f, 0.f);
+}
+}  // namespace
+
+class InferenceConv {
+ public:
+  dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{eng};
+  dnnl::convolution_forward fwd;
+  memory::desc src_md, wei_md, dst_md, src_plain, dst_plain, wei_user, bias_md;
+  Place src_place = Place::kPlain, dst_place = Place::kPlain;
+  ArrayKey src_layout, dst_layout;  // the NdArray copy read or written in place (Place::kLayout)
+  dnnl::reorder src_in, dst_in, dst_out;  // plain -> the primitive's src / dst, its dst -> plain
+  memory src_tmp, dst_tmp, weights;
+  dnnl::reorder wei_in;
+  bool weights_reordered = false;
+  uint64_t weights_version = 0;  // the content the reordered weights came from (0: none yet)
+  bool residual = false;
+  int threads = 1;
+
+  void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y);
+};
+
+std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_t out_channels, int64_t group,
+                                                   int64_t batch, const ConvEpilogue& e) {
+  const size_t spatial = g.in.size();
+  if (spatial < 1 || spatial > 3 || batch < 1 || group < 1) return nullptr;
+  memory::dims src{batch, g.channels}, dst{batch, out_channels}, wei, strides, dilates, pad_l, pad_r;
+  if (group > 1) wei = {group, out_channels / group, g.channels / group};
+  else wei = {out_channels, g.channels};
+  for (size_t d = 0; d < spatial; ++d) {
+    src.push_back(g.in[d]);
+    dst.push_back(g.out[d]);
+    wei.push_back(g.kernel[d]);
+    strides.push_back(g.stride[d]);
+    dilates.push_back(g.dilation[d] - 1);
+    pad_l.push_back(g.pad[d]);
+    // nnabla's output size floors: the right padding is what remains after the last window.
+    const int64_t right = (g.out[d] - 1) * g.stride[d] + g.dilation[d] * (g.kernel[d] - 1) + 1 - g.in[d] - g.pad[d];
+    if (right < 0) return nullptr;
+    pad_r.push_back(right);
+  }
+  double flops = 2.0 * double(batch) * double(out_channels) * double(g.channels / group);
+  for (size_t d = 0; d < spatial; ++d) flops *= double(g.out[d]) * double(g.kernel[d]);
+  const int threads = threads_for_flops(flops);
+  ThreadScope scope(threads);
+  try {
+    register_dnnl_layouts();
+    auto c = std::make_shared<InferenceConv>();
+    c->threads = threads;
+    c->residual = e.residual;
+    c->src_plain = memory::desc(src, kF32, plain_tag(src.size()));
+    c->dst_plain = memory::desc(dst, kF32, plain_tag(dst.size()));
+    c->wei_user = memory::desc(wei, kF32, plain_tag(wei.size()));
+    c->bias_md = e.bias ? memory::desc({out_channels}, kF32, Tag::a) : memory::desc();
+    const memory::desc src_any(src, kF32, Tag::any), dst_any(dst, kF32, Tag::any), wei_any(wei, kF32, Tag::any);
+    dnnl::post_ops ops;
+    if (e.residual) ops.append_sum(1.f);
+    append_activation(ops, e);
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(ops);
+    const auto algo = dnnl::algorithm::convolution_direct;
+    const auto prop = dnnl::prop_kind::forward_inference;
+    dnnl::convolution_forward::primitive_desc pd(
+        e.bias ? dnnl::convolution_forward::desc(prop, algo, src_any, wei_any, c->bias_md, dst_any, strides, dilates,
+                                                 pad_l, pad_r)
+               : dnnl::convolution_forward::desc(prop, algo, src_any, wei_any, dst_any, strides, dilates, pad_l,
+                                                 pad_r),
+        attr, c->eng);
+    c->fwd = dnnl::convolution_forward(pd);
+    c->src_md = pd.src_desc();
+    c->wei_md = pd.weights_desc();
+    c->dst_md = pd.dst_desc();
+    c->src_place = place_of(c->src_md, c->src_plain, c->src_layout);
+    c->dst_place = place_of(c->dst_md, c->dst_plain, c->dst_layout);
+    if (c->src_place == Place::kReordered) {
+      c->src_tmp = memory(c->src_md, c->eng);
+      c->src_in = dnnl::reorder(memory(c->src_plain, c->eng, DNNL_MEMORY_NONE), c->src_tmp);
+    }
+    if (c->dst_place == Place::kReordered) {
+      c->dst_tmp = memory(c->dst_md, c->eng);
+      c->dst_in = dnnl::reorder(memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE), c->dst_tmp);
+      c->dst_out = dnnl::reorder(c->dst_tmp, memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE));
+    }
+    c->weights_reordered = c->wei_md != c->wei_user;
+    if (c->weights_reordered) {
+      c->weights = memory(c->wei_md, c->eng);
+      c->wei_in = dnnl::reorder(memory(c->wei_user, c->eng, DNNL_MEMORY_NONE), c->weights);
+    }
+    return c;
+  } catch (const dnnl::error&) {
+    return nullptr;  // no oneDNN kernel for this configuration: the caller's path runs it
+  }
+}
+
+void InferenceConv::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
+  ThreadScope scope(threads);
+  // Source.
+  memory src_mem;
+  if (src_place == Place::kPlain) {
+    src_mem = memory(src_md, eng, const_cast<float*>(x.get<float>()));
+  } else if (src_place == Place::kLayout) {
+    src_mem = memory(src_md, eng, const_cast<void*>(x.get_raw(src_layout)));
+  } else {
+    memory user(src_plain, eng, const_cast<float*>(x.get<float>()));
+    src_in.execute(stream, user, src_tmp);
+    src_mem = src_tmp;
+  }
+  // Weights: reordered again only when their content changed.
+  memory wei_mem;
+  if (weights_reordered) {
+    if (weights_version != w.version()) {
+      memory user(wei_user, eng, const_cast<float*>(w.get<float>()));
+      wei_in.execute(stream, user, weights);
+      weights_version = w.version();
+    }
+    wei_mem = weights;
+  } else {
+    wei_mem = memory(wei_md, eng, const_cast<float*>(w.get<float>()));
+  }
+  // Destination, holding z first when the residual is summed into it.
+  memory dst_mem;
+  const size_t dst_bytes = dst_md.get_size();
+  if (dst_place == Place::kPlain) {
+    dst_mem = memory(dst_md, eng, y.cast<float>(true));
+    if (residual) std::memcpy(dst_mem.get_data_handle(), z->get<float>(), dst_bytes);
+  } else if (dst_place == Place::kLayout) {
+    dst_mem = memory(dst_md, eng, y.cast_raw(dst_layout, true));
+    if (residual) std::memcpy(dst_mem.get_data_handle(), z->get_raw(dst_layout), dst_bytes);
+  } else {
+    if (residual) {
+      memory user(dst_plain, eng, const_cast<float*>(z->get<float>()));
+      dst_in.execute(stream, user, dst_tmp);
+    }
+    dst_mem = dst_tmp;
+  }
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_mem}, {DNNL_ARG_WEIGHTS, wei_mem}, {DNNL_ARG_DST, dst_mem}};
+  if (b) args.emplace(DNNL_ARG_BIAS, memory(bias_md, eng, const_cast<float*>(b->get<float>())));
+  fwd.execute(stream, args);
+  if (dst_place == Place::kReordered) {
+    memory user(dst_plain, eng, y.cast<float>(true));
+    dst_out.execute(stream, dst_tmp, user);
+  }
+  stream.wait();
+}
+
+void run_inference_conv(InferenceConv& conv, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
+  conv.forward(x, w, b, z, y);
+}
+
+}  // namespace nn::ops

@@ -1,0 +1,53 @@
+// InferenceConvSlot: when to use the fused oneDNN inference convolution (conv_dnnl_infer.cpp).
+#include "ops/nn_layer/conv_infer.hpp"
+
+#include <cstdlib>
+
+#include "nn/graph/grad_mode.hpp"
+
+namespace nn::ops {
+
+#ifdef NN_WITH_DNNL
+std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_t out_channels, int64_t group,
+                                                   int64_t batch, const ConvEpilogue& e);
+void run_inference_conv(InferenceConv& conv, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y);
+#endif
+
+bool fusable_activation(const std::string& activation) {
+  for (const char* name : {"", "identity", "relu", "leaky_relu", "relu6", "sigmoid", "tanh", "elu", "swish"})
+    if (activation == name) return true;
+  return false;
+}
+
+void InferenceConvSlot::reset(const ConvGeometry& g, int64_t out_channels, int64_t group, int64_t batch,
+                              ConvEpilogue e) {
+  g_ = g;
+  oc_ = out_channels;
+  group_ = group;
+  batch_ = batch;
+  e_ = std::move(e);
+  tried_ = false;
+  conv_.reset();
+}
+
+bool InferenceConvSlot::try_forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
+#ifdef NN_WITH_DNNL
+  // The dnnl16 layout is that of (batch, channels, spatial...) arrays: base_axis 1 only.
+  if (grad_enabled() || x.ndim() != int(g_.in.size()) + 2 || y.ndim() != x.ndim()) return false;
+  if (!tried_) {
+    tried_ = true;
+    // NN_DNNL=0 runs every convolution on the im2col + GEMM engine (for comparisons).
+    const char* env = std::getenv("NN_DNNL");
+    const bool enabled = env == nullptr || std::string(env) != "0";
+    if (enabled && fusable_activation(e_.activation)) conv_ = make_inference_conv(g_, oc_, group_, batch_, e_);
+  }
+  if (!conv_) return false;
+  run_inference_conv(*conv_, x, w, b, z, y);
+  return true;
+#else
+  (void)x, (void)w, (void)b, (void)z, (void)y;
+  return false;
+#endif
+}
+
+}  // namespace nn::ops

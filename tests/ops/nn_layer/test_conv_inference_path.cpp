@@ -1,0 +1,205 @@
+// The inference convolution (gradients off, CPU): Convolution and FusedConvolution run as one oneDNN
+// primitive with bias, residual and activation fused and activations kept in oneDNN's layouts. Checked
+// against the double reference, through chains whose intermediates stay in a layout, and for weights that
+// change between runs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "conv_reference.hpp"
+#include "nn/graph/functions.hpp"
+#include "nn/graph/grad_mode.hpp"
+#include "nn/graph/variable.hpp"
+#include "nn/ops/op_registry.hpp"
+#include "op_tester.hpp"
+
+using namespace nn::test;
+
+namespace {
+
+double activate(double v, const std::string& act, double alpha) {
+  if (act == "relu") return v > 0 ? v : 0;
+  if (act == "leaky_relu") return v > 0 ? v : alpha * v;
+  if (act == "relu6") return std::min(std::max(v, 0.0), 6.0);
+  if (act == "sigmoid") return 1 / (1 + std::exp(-v));
+  if (act == "tanh") return std::tanh(v);
+  if (act == "elu") return v > 0 ? v : alpha * (std::exp(v) - 1);
+  if (act == "swish") return v / (1 + std::exp(-v));
+  return v;
+}
+
+nn::VariablePtr variable_of(const RefArray& a) {
+  auto v = nn::Variable::create(a.shape, false);
+  float* p = v->data()->cast<float>(true);
+  for (size_t i = 0; i < a.data.size(); ++i) p[i] = float(a.data[i]);
+  return v;
+}
+
+void expect_close(const std::vector<float>& got, const RefArray& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.data.size()) << what;
+  double worst = 0, scale = 1e-6;
+  for (double v : want.data) scale = std::max(scale, std::abs(v));
+  for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(double(got[i]) - want.data[i]));
+  EXPECT_LE(worst / scale, 2e-5) << what;
+}
+
+struct Case {
+  nn::Shape x, w;
+  int64_t group = 1;
+  std::vector<int64_t> pad, stride;
+  bool bias = true, z = false;
+  std::string act;  // "" = plain Convolution
+  double alpha = 0.1;
+};
+
+std::string describe(const Case& c) {
+  return "x " + nn::to_string(c.x) + " w " + nn::to_string(c.w) + " group " + std::to_string(c.group) +
+         (c.bias ? " bias" : "") + (c.z ? " z" : "") + " act '" + c.act + "'";
+}
+
+// One function in no-grad mode against the reference.
+void check_case(const Case& c, std::mt19937& rng) {
+  conv_ref::ConvSpec spec;
+  spec.pad = c.pad, spec.stride = c.stride, spec.group = c.group;
+  const RefArray x = random_input(c.x, rng), w = random_input(c.w, rng), b = random_input({c.w[0]}, rng);
+  RefArray want = conv_ref::convolution(x, w, c.bias ? &b : nullptr, spec);
+  const RefArray z = random_input(want.shape, rng);
+  if (c.z)
+    for (size_t i = 0; i < want.data.size(); ++i) want.data[i] += z.data[i];
+  for (auto& v : want.data) v = activate(v, c.act, c.alpha);
+
+  nn::Attrs attrs{{"group", c.group}};
+  if (!c.pad.empty()) attrs.set("pad", c.pad);
+  if (!c.stride.empty()) attrs.set("stride", c.stride);
+  const bool fused = !c.act.empty() || c.z;
+  if (fused) {
+    attrs.set("nonlinearity", c.act.empty() ? std::string("identity") : c.act);
+    if (c.act == "leaky_relu" || c.act == "elu") attrs.set("nonlinearity_args", std::vector<double>{c.alpha});
+  }
+  auto f = nn::OpRegistry::instance().create(fused ? "FusedConvolution" : "Convolution", attrs, nn::cpu_context());
+  std::vector<nn::VariablePtr> in{variable_of(x), variable_of(w)};
+  if (c.bias) in.push_back(variable_of(b));
+  if (c.z) in.push_back(variable_of(z));
+  nn::Variables raw;
+  for (auto& v : in) raw.push_back(v.get());
+  auto y = nn::Variable::create();
+  f->setup(raw, {y.get()});
+  nn::NoGradScope no_grad;
+  f->forward(raw, {y.get()});
+  expect_close(y->data()->to_vector(), want, describe(c));
+}
+
+}  // namespace
+
+TEST(ConvInferencePath, EveryActivationWithBiasAndResidual) {
+  std::mt19937 rng(5);
+  for (const std::string act : {"", "relu", "leaky_relu", "relu6", "sigmoid", "tanh", "elu", "swish"})
+    for (bool z : {false, true})
+      for (bool bias : {false, true}) check_case({{2, 16, 9, 9}, {32, 16, 3, 3}, 1, {1, 1}, {}, bias, z, act}, rng);
+}
+
+TEST(ConvInferencePath, Geometries) {
+  std::mt19937 rng(6);
+  check_case({{1, 32, 14, 14}, {32, 1, 3, 3}, 32, {1, 1}, {2, 2}, true, false, "relu6"}, rng);  // depthwise
+  check_case({{1, 24, 8, 8}, {144, 24, 1, 1}, 1, {}, {}, true, false, "swish"}, rng);           // 1x1, C % 16 != 0
+  check_case({{1, 3, 17, 17}, {16, 3, 3, 3}, 1, {1, 1}, {2, 2}, true, false, "relu"}, rng);     // first layer
+  check_case({{2, 8, 10, 10}, {16, 4, 3, 3}, 2, {0, 0}, {1, 1}, false, false, ""}, rng);        // grouped
+  check_case({{2, 16, 20}, {16, 16, 5}, 1, {2}, {}, true, true, "tanh"}, rng);                  // 1-D
+  check_case({{1, 16, 5, 6, 7}, {16, 16, 3, 3, 3}, 1, {1, 1, 1}, {}, true, false, "elu"}, rng); // 3-D
+}
+
+// Two convolutions in a graph: the first's output stays in oneDNN's layout for the second, and a plain
+// reader of the intermediate (to_vector) still sees its values in plain order.
+TEST(ConvInferencePath, ChainKeepsLayoutAndPlainReadersSeeValues) {
+  std::mt19937 rng(7);
+  const RefArray x = random_input({1, 32, 12, 12}, rng), w1 = random_input({32, 32, 3, 3}, rng),
+                 w2 = random_input({48, 32, 1, 1}, rng);
+  conv_ref::ConvSpec same;
+  same.pad = {1, 1};
+  const RefArray h = conv_ref::convolution(x, w1, nullptr, same);
+  const RefArray want = conv_ref::convolution(h, w2, nullptr, {});
+  auto conv = [](const nn::VariablePtr& in, const nn::VariablePtr& w, const nn::Attrs& a) {
+    return nn::call1("Convolution", {in, w}, a, nn::cpu_context());
+  };
+  auto vx = variable_of(x), vw1 = variable_of(w1), vw2 = variable_of(w2);
+  auto vh = conv(vx, vw1, nn::Attrs{{"pad", std::vector<int64_t>{1, 1}}});
+  auto vy = conv(vh, vw2, nn::Attrs{});
+  {
+    nn::NoGradScope no_grad;
+    vy->forward();
+  }
+  expect_close(vy->data()->to_vector(), want, "second convolution");
+  expect_close(vh->data()->to_vector(), h, "intermediate read plain");
+  // Weights change between runs (a monitor between training steps): the reordered copy follows them.
+  float* p = vw2->data()->cast<float>();
+  for (int64_t i = 0; i < vw2->size(); ++i) p[i] *= -2.f;
+  RefArray w2x = w2;
+  for (auto& v : w2x.data) v *= -2.0;
+  {
+    nn::NoGradScope no_grad;
+    vy->forward();
+  }
+  expect_close(vy->data()->to_vector(), conv_ref::convolution(h, w2x, nullptr, {}), "after the weights changed");
+}
+
+// A fused forward with gradients off, then a backward: the stages run again for their intermediates.
+TEST(ConvInferencePath, BackwardAfterFusedForwardRecomputes) {
+  std::mt19937 rng(8);
+  const RefArray x = random_input({1, 16, 6, 6}, rng), w = random_input({16, 16, 3, 3}, rng);
+  auto f = nn::OpRegistry::instance().create(
+      "FusedConvolution", nn::Attrs{{"pad", std::vector<int64_t>{1, 1}}, {"nonlinearity", std::string("tanh")}},
+      nn::cpu_context());
+  auto vx = variable_of(x), vw = variable_of(w);
+  vx->set_need_grad(true), vw->set_need_grad(true);
+  auto y = nn::Variable::create();
+  f->setup({vx.get(), vw.get()}, {y.get()});
+  {
+    nn::NoGradScope no_grad;
+    f->forward({vx.get(), vw.get()}, {y.get()});
+  }
+  y->grad()->fill(1.0);
+  f->backward({vx.get(), vw.get()}, {y.get()}, {true, true}, {false, false});
+  // d/dx of sum(tanh(conv)) at a corner sample against a central difference of the reference.
+  conv_ref::ConvSpec same;
+  same.pad = {1, 1};
+  auto loss = [&](const RefArray& xx) {
+    double s = 0;
+    for (double v : conv_ref::convolution(xx, w, nullptr, same).data) s += std::tanh(v);
+    return s;
+  };
+  RefArray xp = x, xm = x;
+  xp.data[0] += 1e-4, xm.data[0] -= 1e-4;
+  EXPECT_NEAR(vx->grad()->to_vector()[0], (loss(xp) - loss(xm)) / 2e-4, 1e-3);
+}
+
+// Functions after a convolution read its channels-last output directly with gradients off (MaxPooling,
+// GlobalAveragePooling, channel Concatenate, a squeeze-excite Mul2, Add2); each gives what it gives on the
+// plain path (gradients on).
+TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
+  std::mt19937 rng(9);
+  auto v = [&](const nn::Shape& s) { return variable_of(random_input(s, rng)); };
+  auto x = v({2, 16, 11, 11}), wa = v({32, 16, 3, 3}), wb = v({16, 16, 1, 1});
+  const nn::Attrs same{{"pad", std::vector<int64_t>{1, 1}}};
+  auto a = nn::call1("Convolution", {x, wa}, same, nn::cpu_context());
+  auto b = nn::call1("Convolution", {x, wb}, {}, nn::cpu_context());
+  std::vector<nn::VariablePtr> outs{
+      nn::call1("MaxPooling", {a}, {{"kernel", std::vector<int64_t>{3, 3}}, {"stride", std::vector<int64_t>{2, 2}},
+                                    {"ignore_border", false}, {"pad", std::vector<int64_t>{1, 1}}}),
+      nn::call1("GlobalAveragePooling", {a}),
+      nn::call1("Concatenate", {a, b}, {{"axis", int64_t(1)}}),
+      nn::call1("Mul2", {b, nn::call1("GlobalAveragePooling", {b})}),
+      nn::call1("Add2", {b, b}),
+  };
+  std::vector<std::vector<float>> plain;
+  nn::forward_all(outs);
+  for (auto& o : outs) plain.push_back(o->data()->to_vector());
+  {
+    nn::NoGradScope no_grad;
+    nn::forward_all(outs);
+  }
+  const char* names[] = {"MaxPooling", "GlobalAveragePooling", "Concatenate", "Mul2", "Add2"};
+  for (size_t i = 0; i < outs.size(); ++i) {
+    RefArray want{outs[i]->shape(), std::vector<double>(plain[i].begin(), plain[i].end())};
+    expect_close(outs[i]->data()->to_vector(), want, names[i]);
+  }
+}
