@@ -7,7 +7,7 @@
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
-#include "nn/train/initializer.hpp"
+#include "nn/ir/initializer.hpp"
 
 namespace nncli {
 
