@@ -10,8 +10,8 @@
 #include "nn/core/log.hpp"
 #include "nn/core/random.hpp"
 #include "nn/ir/graph_builder.hpp"
+#include "nn/ir/initializer.hpp"
 #include "nn/solvers/solver.hpp"
-#include "nn/train/initializer.hpp"
 #include "profile_runner.hpp"
 #include "train_data.hpp"
 

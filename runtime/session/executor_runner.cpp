@@ -8,7 +8,7 @@
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 #include "nn/graph/grad_mode.hpp"
-#include "nn/train/initializer.hpp"
+#include "nn/ir/initializer.hpp"
 
 namespace nncli {
 

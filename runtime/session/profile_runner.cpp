@@ -11,8 +11,8 @@
 #include "nn/graph/grad_mode.hpp"
 #include "nn/core/ndarray.hpp"
 #include "nn/ir/graph_builder.hpp"
+#include "nn/ir/initializer.hpp"
 #include "nn/solvers/solver.hpp"
-#include "nn/train/initializer.hpp"
 #include "train_data.hpp"
 
 namespace nncli::profile {

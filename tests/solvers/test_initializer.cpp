@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "nn/train/initializer.hpp"
+#include "nn/ir/initializer.hpp"
 
 namespace nn {
 namespace {

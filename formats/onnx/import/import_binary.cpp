@@ -1,4 +1,5 @@
-// ONNX binary and variadic elementwise operators (numpy or legacy broadcasting) -> nnabla *2 functions.
+// ONNX binary and variadic elementwise operators (numpy or legacy broadcasting) -> nnabla *2 functions,
+// Where, Mod, BitShift.
 #include "formats/onnx/import/op_rules.hpp"
 #include "nn/core/error.hpp"
 
@@ -85,6 +86,15 @@ void import_where(ImportContext& ctx, const NodeView& node) {
             {}, node.output(0));
 }
 
+void import_bit_shift(ImportContext& ctx, const NodeView& node) {
+  const std::string direction = node.get_string("direction", "");
+  NN_CHECK(direction == "LEFT" || direction == "RIGHT") << "direction '" << direction << "' is not LEFT or RIGHT";
+  const Shape out = broadcast_shapes(ctx.shape(node.input(0)), ctx.shape(node.input(1)));
+  ctx.emit1("BitShift", {broadcast_to(ctx, node.input(0), out), broadcast_to(ctx, node.input(1), out)},
+            {{"direction", direction}}, node.output(0));
+  ctx.set_data_type(node.output(0), ctx.data_type(node.input(0)));
+}
+
 #define NN_BINARY(onnx_op, nnabla_type, since, explicit_broadcast)                                  \
   rules.push_back({onnx_op, since, 17, [](ImportContext& c, const NodeView& n) {                    \
                      binary(c, n, nnabla_type, explicit_broadcast);                                 \
@@ -114,6 +124,7 @@ void add_binary_rules(std::vector<OpRule>& rules) {
   NN_VARIADIC("Mean", "Add2", 1, true);
   rules.push_back({"Where", 9, 17, import_where});
   rules.push_back({"Mod", 10, 17, import_mod});
+  rules.push_back({"BitShift", 11, 17, import_bit_shift});
 }
 
 }  // namespace nn::formats::onnx

@@ -1,7 +1,9 @@
-// ONNX unary and activation operators -> nnabla elementwise functions.
+// ONNX unary and activation operators -> nnabla elementwise functions; Cast and CastLike (float values
+// rounded to FLOAT16 when cast to it).
 #include <cmath>
 #include <limits>
 
+#include "formats/onnx/common/onnx_model_file.hpp"
 #include "formats/onnx/import/op_rules.hpp"
 #include "nn/core/error.hpp"
 
@@ -33,6 +35,23 @@ bool cast_keeps_values(int32_t from, int32_t to) {
 
 namespace {
 
+// Float values rounded to the nearest FLOAT16 value (kept as float; overflow to +-inf), into `output`.
+std::string round_to_half(ImportContext& ctx, const std::string& x, const std::string& output) {
+  // Normal range: Veltkamp's split keeps the 11 leading significant bits, rounded to nearest (x * 8193 and
+  // the two subtractions are exact float32 operations, each its own function).
+  const std::string t = ctx.emit1("MulScalar", {x}, {{"val", 8193.0}});
+  const std::string hi = ctx.emit1("Sub2", {t, ctx.emit1("Sub2", {t, x})});
+  const std::string clamped = ctx.emit1("MinimumScalar", {ctx.emit1("MaximumScalar", {hi}, {{"val", -65504.0}})},
+                                        {{"val", 65504.0}});
+  // Subnormal range (|x| < 2^-14): multiples of 2^-24, by adding and removing 0.75 (whose ulp is 2^-24).
+  const std::string sub = ctx.emit1("AddScalar", {ctx.emit1("AddScalar", {x}, {{"val", 0.75}})}, {{"val", -0.75}});
+  const std::string a = ctx.emit1("Abs", {x});
+  const std::string overflow = ctx.emit1("GreaterEqualScalar", {a}, {{"val", 65520.0}});
+  const std::string infinity = ctx.emit1("MulScalar", {ctx.emit1("Sign", {x})}, {{"val", double(INFINITY)}});
+  const std::string normal = ctx.emit1("Where", {overflow, infinity, clamped});
+  return ctx.emit1("Where", {ctx.emit1("LessScalar", {a}, {{"val", 6.103515625e-05}}), sub, normal}, {}, output);
+}
+
 void import_cast(ImportContext& ctx, const NodeView& node) {
   // As nnabla's importer: Cast is removed, consumers read its input (values stay float). Casts that
   // narrow float precision cannot be expressed that way (half floats widen exactly).
@@ -48,6 +67,27 @@ void import_cast(ImportContext& ctx, const NodeView& node) {
       << "Cast from " << from << " to " << to << " changes the precision; not supported";
   ctx.alias(node.output(0), node.input(0));
   ctx.set_data_type(node.output(0), int32_t(node.get_int("to", 1)));
+}
+
+// CastLike: Cast to the type of the second input (values stay float, as Cast's import).
+void import_cast_like(ImportContext& ctx, const NodeView& node) {
+  const int32_t from = ctx.data_type(node.input(0)), to = ctx.data_type(node.input(1));
+  const bool to_half = to == ::onnx::TensorProto::FLOAT16 &&
+                       (from == ::onnx::TensorProto::FLOAT || from == ::onnx::TensorProto::DOUBLE);
+  NN_CHECK_CODE(to_half || cast_keeps_values(from, to), ErrorCode::kUnsupported)
+        << "CastLike from " << data_type_name(from) << " to " << data_type_name(to)
+        << " changes the precision; not supported";
+  const bool to_int = to != ::onnx::TensorProto::FLOAT && to != ::onnx::TensorProto::DOUBLE;
+  const bool from_float = from == ::onnx::TensorProto::FLOAT || from == ::onnx::TensorProto::DOUBLE;
+  if (to == ::onnx::TensorProto::FLOAT16 && from_float) {
+    round_to_half(ctx, node.input(0), node.output(0));
+  } else if (to_int && from_float) {  // float -> integer truncates toward zero
+    const std::string x = node.input(0);
+    ctx.emit1("Mul2", {ctx.emit1("Sign", {x}), ctx.emit1("Floor", {ctx.emit1("Abs", {x})})}, {}, node.output(0));
+  } else {
+    ctx.emit1("Identity", {node.input(0)}, {}, node.output(0));
+  }
+  ctx.set_data_type(node.output(0), to);
 }
 
 // ONNX rounds halves to even; nnabla's Round rounds them away from zero.
@@ -216,6 +256,7 @@ void add_elementwise_rules(std::vector<OpRule>& rules) {
   rules.push_back({"Clip", 1, 10, import_clip6});
   rules.push_back({"Clip", 11, 17, import_clip11});
   rules.push_back({"Shrink", 9, 17, import_shrink});
+  rules.push_back({"CastLike", 15, 17, import_cast_like});
 }
 
 }  // namespace nn::formats::onnx

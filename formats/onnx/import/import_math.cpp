@@ -1,4 +1,5 @@
-// ONNX matrix, softmax and reduction operators: Gemm, MatMul, Softmax, Reduce*, ArgMax/ArgMin, CumSum.
+// ONNX matrix, softmax and reduction operators: Gemm, MatMul, Einsum, Det, Softmax, Reduce*, ArgMax/ArgMin,
+// CumSum.
 #include "formats/onnx/import/op_rules.hpp"
 #include "nn/core/error.hpp"
 
@@ -134,6 +135,28 @@ void import_cumsum(ImportContext& ctx, const NodeView& node) {
             node.output(0));
 }
 
+void import_einsum(ImportContext& ctx, const NodeView& node) {
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < node.num_inputs(); ++i) inputs.push_back(node.input(i));
+  std::string equation;
+  for (char c : node.get_string("equation", ""))
+    if (c != ' ') equation += c;
+  NN_CHECK(!equation.empty()) << "Einsum needs an equation";
+  ctx.emit1("Einsum", inputs, {{"equation", equation}}, node.output(0));
+  ctx.set_data_type(node.output(0), ctx.data_type(node.input(0)));
+}
+
+// Det of (..., M, M) as BatchDet on (prod(...), M, M).
+void import_det(ImportContext& ctx, const NodeView& node) {
+  const Shape xs = ctx.shape(node.input(0));
+  NN_CHECK(xs.size() >= 2 && xs[xs.size() - 1] == xs[xs.size() - 2])
+      << "Det needs square matrices (..., M, M), got " << to_string(xs);
+  const int64_t m = xs.back();
+  const Shape batch(xs.begin(), xs.end() - 2);
+  const std::string x = reshape_to(ctx, node.input(0), {shape_size(batch), m, m});
+  reshape_to(ctx, ctx.emit1("BatchDet", {x}), batch, node.output(0));
+}
+
 #define NN_REDUCE(onnx_op, type, pre, pre_val, post, post_val, since, until, axes_input)               \
   rules.push_back({onnx_op, since, until, [](ImportContext& c, const NodeView& n) {                   \
                      reduce(c, n, type, pre, pre_val, post, post_val, axes_input);                    \
@@ -160,6 +183,8 @@ void add_math_rules(std::vector<OpRule>& rules) {
   rules.push_back({"ArgMax", 1, 17, [](ImportContext& c, const NodeView& n) { arg_reduce(c, n, "Max"); }});
   rules.push_back({"ArgMin", 1, 17, [](ImportContext& c, const NodeView& n) { arg_reduce(c, n, "Min"); }});
   rules.push_back({"CumSum", 11, 17, import_cumsum});
+  rules.push_back({"Einsum", 12, 17, import_einsum});
+  rules.push_back({"Det", 11, 17, import_det});
 }
 
 }  // namespace nn::formats::onnx

@@ -1,6 +1,6 @@
-// ONNX Resize / Upsample import: nearest upsampling by integer factors as nnabla Unpooling, the
+// ONNX resampling import. Resize / Upsample: nearest upsampling by integer factors as nnabla Unpooling, the
 // nearest/linear resizes nnabla's Interpolate reproduces as Interpolate, every other mode (cubic, roi,
-// tf_crop_and_resize, fractional scales) as ONNXResize.
+// tf_crop_and_resize, fractional scales) as ONNXResize. GridSample as WarpByGrid, RoiAlign as RoiAlign.
 #include <cmath>
 
 #include "formats/onnx/import/op_rules.hpp"
@@ -202,11 +202,58 @@ void import_upsample(ImportContext& ctx, const NodeView& node) {
   }
 }
 
+void import_grid_sample(ImportContext& ctx, const NodeView& node) {
+  const std::string mode = node.get_string("mode", "bilinear");
+  const std::string padding = node.get_string("padding_mode", "zeros");
+  // nearest: ONNX rounds halves to even, WarpByGrid away from zero.
+  NN_CHECK_CODE(mode == "bilinear", ErrorCode::kUnsupported) << "mode '" << mode << "' is not supported (bilinear)";
+  NN_CHECK(padding == "zeros" || padding == "border" || padding == "reflection")
+      << "padding_mode '" << padding << "' is not zeros, border or reflection";
+  NN_CHECK(ctx.rank(node.input(0)) == 4 && ctx.rank(node.input(1)) == 4)
+      << "GridSample needs X (N, C, H, W) and grid (N, H_out, W_out, 2)";
+  ctx.emit1("WarpByGrid", {node.input(0), node.input(1)},
+            {{"mode", std::string("linear")},
+             {"padding_mode", std::string(padding == "zeros" ? "zero" : padding == "border" ? "repeat" : "reflect")},
+             {"align_corners", node.get_int("align_corners", 0) != 0},
+             {"channel_last", false}},
+            node.output(0));
+}
+
+// RoiAlign (avg) as nnabla's RoiAlign, whose boxes (K, 5) lead with the batch index and which samples like
+// output_half_pixel; half_pixel (opset 16's default) shifts the boxes by -0.5 / spatial_scale first.
+void import_roi_align(ImportContext& ctx, const NodeView& node) {
+  const std::string mode = node.get_string("mode", "avg");
+  NN_CHECK_CODE(mode == "avg", ErrorCode::kUnsupported) << "mode '" << mode << "' is not supported (avg)";
+  const std::string transform =
+      ctx.opset() < 16 ? "output_half_pixel" : node.get_string("coordinate_transformation_mode", "half_pixel");
+  NN_CHECK(transform == "half_pixel" || transform == "output_half_pixel")
+      << "coordinate_transformation_mode '" << transform << "' is not half_pixel or output_half_pixel";
+  const Shape rs = ctx.shape(node.input(1));
+  NN_CHECK(rs.size() == 2 && rs[1] == 4 && ctx.shape(node.input(2)) == Shape({rs[0]}))
+      << "rois " << to_string(rs) << " and batch_indices " << to_string(ctx.shape(node.input(2)))
+      << " must be (K, 4) and (K)";
+  const double scale = node.get_float("spatial_scale", 1.0f);
+  NN_CHECK(scale > 0) << "spatial_scale " << scale << " must be positive";
+  std::string rois = node.input(1);
+  if (transform == "half_pixel") rois = ctx.emit1("AddScalar", {rois}, {{"val", -0.5 / scale}});
+  const std::string boxes =
+      ctx.emit1("Concatenate", {reshape_to(ctx, node.input(2), {rs[0], 1}), rois}, {{"axis", int64_t(1)}});
+  const int64_t ratio = node.get_int("sampling_ratio", 0);
+  ctx.emit1("RoiAlign", {node.input(0), boxes},
+            {{"output_size", std::vector<int64_t>{node.get_int("output_height", 1), node.get_int("output_width", 1)}},
+             {"spatial_scale", std::vector<double>{scale, scale}},
+             {"sampling_ratio", ratio > 0 ? ratio : int64_t(-1)},
+             {"channel_last", false}},
+            node.output(0));
+}
+
 }  // namespace
 
 void add_resize_rules(std::vector<OpRule>& rules) {
   rules.push_back({"Resize", 10, 17, import_resize});
   rules.push_back({"Upsample", 7, 9, import_upsample});
+  rules.push_back({"GridSample", 16, 17, import_grid_sample});
+  rules.push_back({"RoiAlign", 10, 17, import_roi_align});
 }
 
 }  // namespace nn::formats::onnx

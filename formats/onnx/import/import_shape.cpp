@@ -1,4 +1,5 @@
-// ONNX operators evaluated at import time: Constant, ConstantOfShape, Shape, Size, Range.
+// ONNX operators evaluated at import time: Constant, ConstantOfShape, Shape, Size, Range, and the window
+// generators (HannWindow, HammingWindow, BlackmanWindow).
 #include <cmath>
 
 #include "formats/onnx/common/onnx_model_file.hpp"
@@ -77,6 +78,23 @@ void import_range(ImportContext& ctx, const NodeView& node) {
   ctx.add_constant(node.output(0), {n}, values, {}, ctx.data_type(node.input(0)));
 }
 
+// Window generators: a constant of `size` samples (periodic: the denominator is size, else size - 1).
+void window(ImportContext& ctx, const NodeView& node, const std::vector<double>& cosines) {
+  const std::vector<int64_t> size = ctx.const_ints(node.input(0));
+  NN_CHECK(size.size() == 1 && size[0] >= 0) << "size must be one non-negative value";
+  const int64_t n = size[0];
+  const double denom = node.get_int("periodic", 1) != 0 ? double(n) : double(n - 1);
+  std::vector<float> v(static_cast<size_t>(n), 0.0f);
+  const double pi = std::acos(-1.0);
+  for (int64_t i = 0; i < n; ++i) {
+    double w = 0;
+    for (size_t k = 0; k < cosines.size(); ++k)
+      w += cosines[k] * (denom > 0 ? std::cos(2.0 * pi * double(k) * double(i) / denom) : 1.0);
+    v[size_t(i)] = float(w);
+  }
+  ctx.add_constant(node.output(0), {n}, v, {}, int32_t(node.get_int("output_datatype", ::onnx::TensorProto::FLOAT)));
+}
+
 }  // namespace
 
 void add_shape_rules(std::vector<OpRule>& rules) {
@@ -85,6 +103,11 @@ void add_shape_rules(std::vector<OpRule>& rules) {
   rules.push_back({"Shape", 1, 17, import_shape});
   rules.push_back({"Size", 1, 17, import_size});
   rules.push_back({"Range", 11, 17, import_range});
+  rules.push_back({"HannWindow", 17, 17, [](ImportContext& c, const NodeView& n) { window(c, n, {0.5, -0.5}); }});
+  rules.push_back({"HammingWindow", 17, 17, [](ImportContext& c, const NodeView& n) {
+                     window(c, n, {25.0 / 46.0, -(1.0 - 25.0 / 46.0)});
+                   }});
+  rules.push_back({"BlackmanWindow", 17, 17, [](ImportContext& c, const NodeView& n) { window(c, n, {0.42, -0.5, 0.08}); }});
 }
 
 }  // namespace nn::formats::onnx

@@ -23,7 +23,6 @@ const std::vector<OpRule>& import_rules() {
     add_layer_norm_rules(r);
     add_recurrent_rules(r);
     add_loss_rules(r);
-    add_misc_rules(r);
     return r;
   }();
   return rules;

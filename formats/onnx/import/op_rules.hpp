@@ -31,7 +31,6 @@ void add_indexing_rules(std::vector<OpRule>& rules);     // import_indexing.cpp 
 void add_layer_norm_rules(std::vector<OpRule>& rules);   // import_layer_norm.cpp
 void add_recurrent_rules(std::vector<OpRule>& rules);    // import_recurrent.cpp (LSTM, GRU, RNN)
 void add_loss_rules(std::vector<OpRule>& rules);         // import_loss.cpp
-void add_misc_rules(std::vector<OpRule>& rules);         // import_misc.cpp (Einsum, CastLike, Det, ...)
 
 const std::vector<OpRule>& import_rules();
 // The rule for `op` at `opset`, or nullptr.
@@ -40,9 +39,6 @@ const OpRule* find_import_rule(const std::string& op, int64_t opset);
 // LSTM with peepholes / GRU with linear_before_reset=0 over `x` (T, B, I), unrolled (import_recurrent_unrolled.cpp).
 void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool lstm, const std::string& x,
                                bool batch_first);
-
-// Float values rounded to the nearest FLOAT16 value (kept as float; overflow to +-inf), into `output` (import_misc.cpp).
-std::string round_to_half(ImportContext& ctx, const std::string& x, const std::string& output);
 
 // Helpers shared by the families.
 // Whether a Cast between ONNX element types keeps float values exact (no narrowing to half floats, no strings).

@@ -2,14 +2,22 @@
 #include "nn/core/context.hpp"
 
 #include <sstream>
+#include <utility>
 
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
-#ifdef NN_WITH_CUDA
-#include "nn/cuda/cuda.hpp"
-#endif
 
 namespace nn {
+
+namespace {
+// The GPU backend's hooks; empty until one registers (a build without CUDA never does).
+GpuBackendHooks& gpu_backend() {
+  static GpuBackendHooks hooks;
+  return hooks;
+}
+}  // namespace
+
+void register_gpu_backend(GpuBackendHooks hooks) { gpu_backend() = std::move(hooks); }
 
 std::vector<Backend> Context::parsed_backends() const {
   std::vector<Backend> out;
@@ -75,11 +83,8 @@ Context parse_context(const std::string& spec) {
 }
 
 std::string gpu_unavailable_reason() {
-#ifdef NN_WITH_CUDA
-  return cuda::device_problem();
-#else
-  return "this nncli was built without CUDA";
-#endif
+  const GpuBackendHooks& gpu = gpu_backend();
+  return gpu.problem ? gpu.problem() : "this nncli was built without CUDA";
 }
 
 namespace {
@@ -105,12 +110,10 @@ void check_context_available(const Context& ctx) {
     NN_CHECK_CODE(problem.empty(), ErrorCode::kUnsupported)
         << "context '" << b.name << ":" << b.type_config << "' unavailable: " << problem
         << "; available: " << join(available_backends());
-#ifdef NN_WITH_CUDA
-    const int devices = cuda::device_count();
+    const int devices = gpu_backend().device_count();  // registered: the problem above came from it
     NN_CHECK_CODE(ctx.device_id >= 0 && ctx.device_id < devices, ErrorCode::kUnsupported)
         << "context '" << b.name << ":" << b.type_config << "' unavailable: device " << ctx.device_id
         << " does not exist (" << devices << " CUDA device" << (devices == 1 ? "" : "s") << ")";
-#endif
   }
 }
 
@@ -125,11 +128,8 @@ Context context_or_cpu(const Context& ctx) {
 }
 
 void synchronize(const Context& ctx) {
-#ifdef NN_WITH_CUDA
-  if (!ctx.is_cpu_only()) cuda::synchronize(ctx.device_id);
-#else
-  (void)ctx;
-#endif
+  const GpuBackendHooks& gpu = gpu_backend();
+  if (!ctx.is_cpu_only() && gpu.synchronize) gpu.synchronize(ctx.device_id);
 }
 
 }  // namespace nn

@@ -9,6 +9,7 @@
 #include "cuda/cublas_loader.hpp"
 #include "cuda/kernels/kernels.hpp"
 #include "cuda/kernels/launch.cuh"
+#include "nn/core/context.hpp"
 #include "nn/core/log.hpp"
 #include "nn/cuda/cuda.hpp"
 
@@ -183,6 +184,15 @@ std::string device_problem() {
   }
   return n == 0 ? "no CUDA device is present" : "";
 }
+
+namespace {
+// Context's availability checks and synchronize() (core knows no CUDA): registered when the program starts,
+// in every program this backend is linked into (the op registry's fill references it).
+[[maybe_unused]] const bool g_gpu_backend_registered = [] {
+  register_gpu_backend(GpuBackendHooks{device_problem, device_count, synchronize});
+  return true;
+}();
+}  // namespace
 
 void init_device() {
   static std::once_flag once;

@@ -8,10 +8,10 @@
 #include "ir/function_resolve.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
-#include "nn/ir/function_label.hpp"
 #include "nn/graph/functions.hpp"
+#include "nn/ir/function_label.hpp"
+#include "nn/ir/initializer.hpp"
 #include "nn/ops/op_registry.hpp"
-#include "nn/train/initializer.hpp"
 
 namespace nn::ir {
 

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "nn/ops/process_group.hpp"
+
 namespace nn::train {
 
 namespace {
@@ -34,6 +36,11 @@ Communicator& process_communicator() {
 void set_process_communicator(std::shared_ptr<Communicator> communicator) {
   std::lock_guard<std::mutex> lock(g_mutex);
   current() = communicator ? std::move(communicator) : std::make_shared<SingleProcessCommunicator>();
+  // SyncBatchNormalization's sum (ops know no communicator); a communicator's size is fixed.
+  ops::ProcessAllReduceSum sum;
+  if (current()->distributed())
+    sum = [c = current()](double* data, size_t n) { c->all_reduce_sum(data, n); };
+  ops::set_process_all_reduce_sum(std::move(sum));
 }
 
 }  // namespace nn::train

@@ -7,7 +7,7 @@
 
 #include "nn/core/error.hpp"
 #include "nn/core/random.hpp"
-#include "nn/train/initializer.hpp"
+#include "nn/ir/initializer.hpp"
 
 namespace nn::train::detail {
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "nn/ops/process_group.hpp"
 #include "norm_ref.hpp"
 #include "op_tester.hpp"
 
@@ -68,6 +69,25 @@ TEST(SyncBatchNormalization, SingleProcessIsBatchNormalization) {
   auto ref = [](const RefInputs& in, const nn::Attrs& a) { return std::vector<RefArray>{bn_ref(in, a)}; };
   run_op_test({"SyncBatchNormalization", {{"group", std::string("world")}}, bn_inputs(rng), ref});
   run_op_test({"SyncBatchNormalization", {{"batch_stat", false}, {"eps", 1e-3}}, bn_inputs(rng), ref});
+}
+
+// Two processes with the same batch: the all-reduced statistics are this batch's, so the synchronized
+// forward and backward (through the registered sum, as data-parallel training registers it) equal BN's.
+TEST(SyncBatchNormalization, RegisteredAllReduceSumIsUsed) {
+  std::mt19937 rng(5);
+  int calls = 0;
+  nn::ops::set_process_all_reduce_sum([&calls](double* data, size_t n) {
+    ++calls;
+    for (size_t i = 0; i < n; ++i) data[i] *= 2;
+  });
+  struct Unregister {
+    ~Unregister() { nn::ops::set_process_all_reduce_sum(nullptr); }
+  } unregister;
+  auto ref = [](const RefInputs& in, const nn::Attrs& a) { return std::vector<RefArray>{bn_ref(in, a)}; };
+  run_op_test({"SyncBatchNormalization", {}, bn_inputs(rng), ref});
+  EXPECT_GT(calls, 0);
+  EXPECT_THROW(run_op_test({"SyncBatchNormalization", {{"group", std::string("node")}}, bn_inputs(rng), ref}),
+               nn::Error);
 }
 
 TEST(NormNormalization, ForwardBackward) {

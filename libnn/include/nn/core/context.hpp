@@ -1,5 +1,6 @@
 // Context: ordered backend preference ("cudnn:half", "cuda:float", "cpu:float") and device id, as nnabla.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,16 @@ Context cpu_context();
 // Parses nnabla_cli's -C/--context value: "cpu", "cuda", "cudnn", "cudnn:half" or a comma list; a numeric
 // part is the device id as upstream's "cudnn[:DEVICE_ID]" ("cudnn:1", "cudnn:half:1").
 Context parse_context(const std::string& spec);
+
+// What the functions below ask of a GPU backend. Core knows no CUDA: the CUDA backend registers its hooks
+// (libnn/src/cuda/device.cpp) as it registers its device with NdArray (register_device). With none
+// registered, every GPU context is unavailable ("this nncli was built without CUDA").
+struct GpuBackendHooks {
+  std::function<std::string()> problem;         // why no device is usable ("" when one is)
+  std::function<int()> device_count;             // devices this process can use
+  std::function<void(int device)> synchronize;  // waits for the work queued on a device
+};
+void register_gpu_backend(GpuBackendHooks hooks);
 
 // Why GPU contexts cannot run in this process ("" when they can): "this nncli was built without CUDA", or
 // the CUDA runtime's reason ("no CUDA device is present", ...).

@@ -1,6 +1,6 @@
 // Communicator: the collectives data-parallel training needs (docs/command_line.md#train-mpi), implemented
-// outside libnn (the app's MPI one) or by the single-process one here; one process-wide instance
-// (SyncBatchNormalization).
+// outside libnn (the app's MPI one) or by the single-process one here; one process-wide instance, whose
+// sum SyncBatchNormalization uses (registered with nn::ops::set_process_all_reduce_sum).
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -54,8 +54,8 @@ class SingleProcessCommunicator : public Communicator {
   [[noreturn]] void abort(int code) override;
 };
 
-// The process-wide communicator (a SingleProcessCommunicator until one is set). Set it before building
-// networks that hold SyncBatchNormalization; nullptr restores the single-process one.
+// The process-wide communicator (a SingleProcessCommunicator until one is set). Setting it registers its
+// sum for SyncBatchNormalization when it is distributed; nullptr restores the single-process one.
 Communicator& process_communicator();
 void set_process_communicator(std::shared_ptr<Communicator> communicator);
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "nn/train/communicator.hpp"
+#include "nn/ops/process_group.hpp"
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
@@ -74,8 +74,8 @@ class FusedBatchNormalization : public Function {
   VariablePtr bn_out_;  // BN's output before the residual add and ReLU
 };
 
-// SyncBatchNormalization: with batch statistics under a distributed process communicator
-// (nn::train::process_communicator(), set by data-parallel training) the per-channel sums of the forward
+// SyncBatchNormalization: with batch statistics in a distributed process group (its all-reduce registered
+// with set_process_all_reduce_sum by data-parallel training) the per-channel sums of the forward
 // (mean, variance over every process's batch) and of the backward (sum dy, sum dy*(x-mean)) are all-reduced;
 // otherwise exactly BatchNormalization. `comm` is accepted and unused; `group` must be "world".
 class SyncBatchNormalization : public Function {
@@ -108,8 +108,10 @@ class SyncBatchNormalization : public Function {
   }
 
  private:
-  bool synchronized() const {
-    if (!attrs_.get_bool("batch_stat") || !train::process_communicator().distributed()) return false;
+  bool synchronized() {
+    if (!attrs_.get_bool("batch_stat")) return false;
+    all_reduce_sum_ = process_all_reduce_sum();
+    if (!all_reduce_sum_) return false;
     const std::string group = attrs_.get_string("group");
     NN_CHECK(group == "world") << "SyncBatchNormalization: group '" << group << "' is not supported (world)";
     return true;
@@ -126,7 +128,7 @@ class SyncBatchNormalization : public Function {
     for (int64_t c = 0; c < channels_; ++c)
       for_channel(c, [&](int64_t i) { f(i, c, &sums[c * per_channel]); });
     sums.back() = double(outer_ * inner_);
-    train::process_communicator().all_reduce_sum(sums.data(), sums.size());
+    all_reduce_sum_(sums.data(), sums.size());
     return sums;
   }
   void forward_synchronized(const Variables& in, const Variables& out) {
@@ -166,7 +168,7 @@ class SyncBatchNormalization : public Function {
       });
     std::vector<double> global = local;
     global.push_back(double(outer_ * inner_));
-    train::process_communicator().all_reduce_sum(global.data(), global.size());
+    all_reduce_sum_(global.data(), global.size());
     const double n = global.back();
     float* dx = prop[0] ? in_grad(in[0], accum[0]) : nullptr;
     float* db = prop[1] ? in_grad(in[1], accum[1]) : nullptr;
@@ -194,6 +196,7 @@ class SyncBatchNormalization : public Function {
   double decay_, eps_;
   int64_t outer_ = 1, channels_ = 1, inner_ = 1;
   std::vector<double> mean_, var_;  // global batch statistics of the last synchronized forward
+  ProcessAllReduceSum all_reduce_sum_;  // the process group's sum, taken when a pass starts
 };
 
 }  // namespace

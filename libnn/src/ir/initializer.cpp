@@ -1,5 +1,5 @@
 // Parameter initializers of .nntxt: nnabla's fan-in/fan-out rules, numpy-compatible sampling on MT19937.
-#include "nn/train/initializer.hpp"
+#include "nn/ir/initializer.hpp"
 
 #include <cmath>
 #include <map>
