@@ -96,7 +96,7 @@ std::vector<ExecutorOutput> ExecutorRunner::run() {
   for (int64_t e = 0; e < evaluations; ++e) {
     fill_generators();
     nn::NoGradScope no_grad;  // an executor only runs forward: kernels may fuse and keep their own layouts
-    nn::forward_all(outputs_);
+    nn::forward_all(outputs_, /*clear_buffer=*/true);  // intermediates freed once their last reader ran
     for (size_t o = 0; o < outputs_.size(); ++o) {
       std::vector<float> values = outputs_[o]->data()->to_vector();
       if (evaluations == 1 || mode == "last") {

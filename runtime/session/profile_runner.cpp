@@ -326,8 +326,8 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
     total += fill_generators(e.generator_variable, built, rng, t);
     nn::synchronize(settings.context);
     const auto t0 = Clock::now();
-    nn::NoGradScope no_grad;  // as an executor runs (executor_runner.cpp)
-    nn::forward_all(outputs, false, false, fwd.pre(), fwd.post());
+    nn::NoGradScope no_grad;  // as an executor runs (executor_runner.cpp), intermediates freed as they go
+    nn::forward_all(outputs, /*clear_buffer=*/true, false, fwd.pre(), fwd.post());
     nn::synchronize(settings.context);
     const double ms = ms_since(t0);
     t.add("forward_all", ms);
