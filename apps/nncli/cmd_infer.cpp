@@ -9,6 +9,7 @@
 #include "command_options.hpp"
 #include "input_file_check.hpp"
 #include "formats/datasets/image_io.hpp"
+#include "formats/datasets/npy.hpp"
 #include "executor_runner.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/file_format.hpp"
@@ -156,7 +157,8 @@ void write_outputs(const InferOptions& opt, int64_t batch, const std::vector<Exe
       const auto& o = outputs[j];
       const bool npy = opt.format == "npy";
       files.push_back({opt.output + "_" + std::to_string(j) + (npy ? ".npy" : ".txt"),
-                       npy ? npy_image(o.shape, o.values) : text_image(o.shape, o.values)});
+                       npy ? nn::formats::datasets::npy_record("<f4", o.shape, {o.values.begin(), o.values.end()})
+                           : text_image(o.shape, o.values)});
     }
   }
   for (const auto& [path, bytes] : files) {
