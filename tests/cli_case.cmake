@@ -3,11 +3,12 @@
 #   nncli_case(NAME [LABELS label...] [TIMEOUT seconds] [checks...] -- COMMAND ARGS...)
 # runs scripts/cli_case.sh (the checks are its options) in a fresh directory. NAME is the full CTest name; an
 # argument that is the literal word `nncli` becomes the built binary. Labels: cli plus the ones given. Exit 77
-# (cli_case.sh --skip-unsupported) counts as skipped.
+# (cli_case.sh --skip-unsupported) counts as skipped. Without TIMEOUT, the variable NNCLI_CASE_TIMEOUT (when set)
+# is the case's timeout.
 set(NNCLI_CASE_SCRIPT ${CMAKE_SOURCE_DIR}/scripts/cli_case.sh)
 function(nncli_case name)
   set(labels cli)
-  set(timeout "")
+  set(timeout "${NNCLI_CASE_TIMEOUT}")
   set(args ${ARGN})
   set(keyword "")
   while(args)

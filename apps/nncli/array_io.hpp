@@ -1,8 +1,8 @@
-// Arrays in files: raw little-endian binaries (nnabla's infer inputs/outputs), .npy, and plain text.
+// Arrays in files: raw little-endian binaries (nnabla's infer inputs/outputs), .npy (read with
+// formats/datasets/npy.hpp), and plain text.
 #pragma once
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "nn/core/dtype.hpp"
@@ -23,11 +23,8 @@ nn::DType parse_input_dtype(const std::string& name);
 std::vector<float> read_raw_array(const std::string& path, nn::DType dtype, int64_t expected,
                                   const std::string& what);
 
-// A NumPy .npy file (format 1.0-3.0, C order; bool, (u)int8-64, float16/32/64) converted to float32.
-HostArray parse_npy(std::string_view bytes, const std::string& display_name);
+// A whole NumPy .npy file (formats/datasets/npy.hpp: read_npy_file) converted to float32.
 HostArray read_npy(const std::string& path);
-// A version 1.0 .npy image of float32 data with that shape.
-std::string npy_image(const nn::Shape& shape, const std::vector<float>& values);
 
 // Text: the shape as a Python tuple on the first line, then one shortest-repr value per line.
 std::string text_image(const nn::Shape& shape, const std::vector<float>& values);

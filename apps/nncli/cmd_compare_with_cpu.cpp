@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "command_options.hpp"
 #include "compare_runner.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "model_session.hpp"
@@ -35,16 +36,14 @@ std::shared_ptr<CompareOptions> setup_compare_with_cpu(CLI::App& command) {
                       ->allow_extra_args(false);
   command.add_option("--config2", o->config2, "The reference config (upstream spells it -c2, also accepted)");
   o->context_opt =
-      command.add_option("-C,--context", o->context, "Context of the first config (default cpu)")
-          ->allow_extra_args(false);
+      add_context_option(command, o->context, "Context of the first config (default cpu)")->allow_extra_args(false);
   command.add_option("--context2", o->context2, "Context of the reference config (-C2; default cpu)");
-  command.add_option("-o,--outdir", o->outdir, "Output directory for compare_with_cpu.csv")->required();
-  command.add_option("-b,--batch-size", o->batch_size, "Batch size (default: the network's)");
-  command.add_option("-s,--seed", o->seed, "Seed of random data and stochastic functions")
-      ->capture_default_str();
+  add_outdir_option(command, o->outdir, "Output directory for compare_with_cpu.csv");
+  add_batch_size_option(command, o->batch_size, "Batch size (default: the network's)");
+  add_seed_option(command, o->seed, "Seed of random data and stochastic functions");
   command.add_option("--atol", o->atol, "Absolute tolerance per element")->capture_default_str();
   command.add_option("--rtol", o->rtol, "Relative tolerance per element")->capture_default_str();
-  command.add_option("--format", o->format, "stdout: text or json")->check(CLI::IsMember({"text", "json"}));
+  add_text_json_format_option(command, o->format, "stdout: text or json");
   o->rest_opt = command.add_option("values", o->rest)->group("");
   return o;
 }

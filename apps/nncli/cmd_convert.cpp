@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "command_options.hpp"
 #include "convert_targets.hpp"
 #include "convert_split.hpp"
 #include "convert_verify.hpp"
@@ -20,14 +21,11 @@ struct ConvertCommandOptions : ConvertOptions {
 
 std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   auto o = std::make_shared<ConvertCommandOptions>();
-  command.add_option("-I,--import-format", o->import_format, "Input format: NNP or ONNX")->capture_default_str();
-  command.add_option("-E,--nnp-import-executor-index", o->executor_index, "Keep only executor N");
-  command.add_flag("--nnp-exclude-preprocess", o->exclude_preprocess, "Accepted for compatibility (no effect)");
-  command.add_flag("--nnp-no-expand-network", o->no_expand, "Do not expand repeat/recurrent loops");
+  add_model_import_options(command, o->import, "Input format: NNP or ONNX");
   command.add_option("-O,--export-format", o->export_format, "Output format (the output's extension wins)")
       ->capture_default_str();
   command.add_flag("-f,--force", o->force, "Overwrite an existing output");
-  command.add_option("-b,--batch-size", o->batch_size, "Batch size for NNB/CSRC/ONNX/TFLite (<0: the network's)")
+  add_batch_size_option(command, o->batch_size, "Batch size for NNB/CSRC/ONNX/TFLite (<0: the network's)")
       ->capture_default_str();
   command.add_option("-S,--split", o->split, "Function index ranges \"a-b,c-\" (needs -E)");
   command.add_option("-d,--define_version", o->define_version, "opset_N, opset_snpe, opset_tensorrt or nnb_N");
@@ -38,10 +36,9 @@ std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   command.add_flag("--nnp-parameter-h5", o->nnp_parameter_h5, "NNP: parameters as parameter.h5");
   command.add_flag("--nnp-parameter-nntxt", o->nnp_parameter_nntxt, "NNP: parameters inside the nntxt");
   command.add_flag("--nnp-exclude-parameter", o->nnp_exclude_parameter, "NNP: leave the parameters out");
-  command.add_option("-T,--default-variable-type", o->default_variable_type, "NNB/CSRC variable type")
-      ->capture_default_str();
+  add_default_variable_type_option(command, o->default_variable_type, "NNB/CSRC variable type");
   command.add_option("-s,--settings", o->settings, "NNB settings YAML");
-  command.add_option("--api", o->api_level, "NNB API level (-1: newest)")->capture_default_str();
+  add_nnb_api_option(command, o->api_level);
   command.add_option("--ram-budget", o->ram_budget, "NNB: fail when weights + activations exceed BYTES");
   command.add_flag("--quantization", o->quantization, "TFLite: full-integer int8 calibrated on --dataset");
   command.add_option("--dataset", o->dataset, "TFLite int8: representative data (.npy, first axis = samples)");
@@ -91,15 +88,11 @@ int run_convert(const ConvertCommandOptions& given) {
   Exporter exporter = find_exporter(o.export_format);
   NN_CHECK_CODE(exporter != nullptr, nn::ErrorCode::kUnsupported)
       << "Export format (" << o.export_format << ") is not supported.";
-  NN_CHECK_CODE(o.split.empty() || o.executor_index >= 0, nn::ErrorCode::kUsage) << "\"-S\" needs \"-E\".";
+  NN_CHECK_CODE(o.split.empty() || o.import.executor_index >= 0, nn::ErrorCode::kUsage) << "\"-S\" needs \"-E\".";
   NN_CHECK(o.force || o.export_format == "CSRC" || !std::filesystem::exists(o.output))
       << "'" << o.output << "' already exists (use -f to overwrite it)";
 
-  ImportOptions import;
-  import.import_format = o.import_format;
-  import.expand = !o.no_expand;
-  import.executor_index = o.executor_index;
-  nn::ir::Model model = import_model(o.inputs, import);
+  nn::ir::Model model = import_model(o.inputs, o.import.import_options());
   const bool split = convert_in_pieces(model, o, exporter);  // -S / -c: one output per piece
   if (!split) exporter(model, o.output, o);
   if (o.verify && !split) verify_conversion(model, o, o.verify_settings);

@@ -5,7 +5,6 @@
 #include <filesystem>
 
 #include "command.hpp"
-#include "input_file_check.hpp"
 #include "dataset_tools.hpp"
 #include "formats/datasets/image_io.hpp"
 #include "nn/core/error.hpp"
@@ -25,10 +24,7 @@ struct CreateImageClassificationOptions {
 std::shared_ptr<CreateImageClassificationOptions> setup_create_image_classification_dataset(
     CLI::App& command) {
   auto o = std::make_shared<CreateImageClassificationOptions>();
-  command.add_option("-i,--sourcedir", o->sourcedir, "Source directory: one sub-directory per class")
-      ->required()
-      ->check(existing_input());
-  command.add_option("-o,--outdir", o->outdir, "Output directory (not the source directory)")->required();
+  add_source_and_outdir_options(command, o->sourcedir, o->outdir, "Source directory: one sub-directory per class");
   add_output_image_options(command, o->channel, o->width, o->height);
   add_fit_and_shuffle_options(command, o->mode, o->shuffle);
   add_split_options(command, o->split);

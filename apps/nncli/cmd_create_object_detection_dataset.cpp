@@ -7,7 +7,6 @@
 #include <map>
 
 #include "command.hpp"
-#include "input_file_check.hpp"
 #include "dataset_tools.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/datasets/detection_labels.hpp"
@@ -28,11 +27,9 @@ struct CreateObjectDetectionOptions {
 
 std::shared_ptr<CreateObjectDetectionOptions> setup_create_object_detection_dataset(CLI::App& command) {
   auto o = std::make_shared<CreateObjectDetectionOptions>();
-  command.add_option("-i,--sourcedir", o->sourcedir,
-                     "Source directory: images (searched recursively) with a label file X.txt beside each X.png")
-      ->required()
-      ->check(existing_input());
-  command.add_option("-o,--outdir", o->outdir, "Output directory (not the source directory)")->required();
+  add_source_and_outdir_options(
+      command, o->sourcedir, o->outdir,
+      "Source directory: images (searched recursively) with a label file X.txt beside each X.png");
   command.add_option("-n,--num_class", o->num_class, "Number of object classes")
       ->required()
       ->check(CLI::PositiveNumber);

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "command.hpp"
-#include "input_file_check.hpp"
+#include "command_options.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/nnp/nnp_reader.hpp"
 #include "nn/core/error.hpp"
@@ -20,9 +20,8 @@ struct DecodeParamOptions {
 
 std::shared_ptr<DecodeParamOptions> setup_decode_param(CLI::App& command) {
   auto o = std::make_shared<DecodeParamOptions>();
-  command.add_option("-p,--param", o->param, "Parameter file (.nnp, .h5, .protobuf or .nntxt)")->required()
-      ->check(existing_input());
-  command.add_option("-o,--outdir", o->outdir, "Output directory (created)")->required();
+  add_param_option(command, o->param, "Parameter file (.nnp, .h5, .protobuf or .nntxt)")->required();
+  add_outdir_option(command, o->outdir, "Output directory (created)");
   return o;
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "command_options.hpp"
 #include "input_file_check.hpp"
 #include "graph_draw_dot.hpp"
 #include "formats/common/atomic_file.hpp"
@@ -35,8 +36,7 @@ std::shared_ptr<DrawGraphOptions> setup_draw_graph(CLI::App& command) {
   command.add_option("-n,--network", o->networks, "Network names to be drawn (repeatable; default: all)");
   command.add_option("-f,--format", o->format, "Graphviz output format (png, svg, pdf, dot, ...)")
       ->capture_default_str();
-  command.add_flag("--nnp-no-expand-network", o->no_expand,
-                   "Draw repeat/recurrent loops unexpanded, one cluster per loop");
+  add_no_expand_flag(command, o->no_expand, "Draw repeat/recurrent loops unexpanded, one cluster per loop");
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "command.hpp"
+#include "command_options.hpp"
 #include "input_file_check.hpp"
 #include "dump_proto.hpp"
 #include "dump_stats.hpp"
@@ -23,10 +24,7 @@ struct DumpOptions {
   bool variables = false;
   int dump_limit = -1;
   std::string variable_name;
-  std::string import_format = "NNP";
-  int executor_index = -1;
-  bool exclude_preprocess = false;
-  bool no_expand = false;
+  ModelImportArgs import;
   bool stats = false;
   int64_t batch_size = 1;
   std::string format = "text";
@@ -42,15 +40,10 @@ std::shared_ptr<DumpOptions> setup_dump(CLI::App& command) {
   command.add_option("--dump-limit", o->dump_limit, "-v: items shown per repeated field (Python slice end)")
       ->capture_default_str();
   command.add_option("-n,--dump-variable-name", o->variable_name, "Print only this variable's shape");
-  command.add_option("-I,--import-format", o->import_format, "Input format (NNP)")->capture_default_str();
-  command.add_option("-E,--nnp-import-executor-index", o->executor_index,
-                     "Keep only executor N and its network");
-  command.add_flag("--nnp-exclude-preprocess", o->exclude_preprocess,
-                   "Accepted for compatibility (no effect)");
-  command.add_flag("--nnp-no-expand-network", o->no_expand, "Do not expand repeat/recurrent loops");
+  add_model_import_options(command, o->import, "Input format (NNP)", "Keep only executor N and its network");
   command.add_flag("--stats", o->stats, "Per-function MACs/FLOPs, parameter counts and activation bytes");
-  command.add_option("-b,--batch-size", o->batch_size, "Batch size for --stats")->capture_default_str();
-  command.add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_batch_size_option(command, o->batch_size, "Batch size for --stats")->capture_default_str();
+  add_text_json_format_option(command, o->format, "text or json");
   command.add_option("files", o->files, "Model files (.nnp, .nntxt, .h5, .protobuf)")->required()
       ->check(existing_input());
   return o;
@@ -262,11 +255,7 @@ int run_dump(const DumpOptions& opt) {
     std::fputs(dump_nnb_file(opt.files[0]).c_str(), stdout);
     return 0;
   }
-  ImportOptions io;
-  io.import_format = opt.import_format;
-  io.expand = !opt.no_expand;
-  io.executor_index = opt.executor_index;
-  nn::ir::Model model = import_model(opt.files, io);
+  nn::ir::Model model = import_model(opt.files, opt.import.import_options());
   if (opt.verbose) {
     std::fputs(dump_proto_fields(model, "NNP", opt.dump_limit).c_str(), stdout);
     return 0;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "command_options.hpp"
 #include "input_file_check.hpp"
 #include "executor_runner.hpp"
 #include "formats/datasets/cache_data_source.hpp"
@@ -38,23 +39,20 @@ struct ForwardOptions {
 
 std::shared_ptr<ForwardOptions> setup_forward(CLI::App& command) {
   auto o = std::make_shared<ForwardOptions>();
-  command.add_option("-c,--config", o->config, "Model (.nnp, .nntxt)")->required()
-      ->check(existing_input());
-  command.add_option("-p,--param", o->param, "Extra parameter file (.h5, .protobuf, .nnp)")
-      ->check(existing_input());
-  command.add_option("-C,--context", o->context, "Context: cpu, cuda or cudnn[:half][:DEVICE_ID] (default: the model's default_context, else cpu)");
+  add_model_config_option(command, o->config, "Model (.nnp, .nntxt)")->required();
+  add_param_option(command, o->param, "Extra parameter file (.h5, .protobuf, .nnp)");
+  add_context_option(command, o->context);
   command.add_option("-d,--dataset", o->dataset, "Dataset: a .csv file or a .cache directory")
       ->check(existing_input());
-  command.add_option("-o,--outdir", o->outdir, "Output directory")->required();
+  add_outdir_option(command, o->outdir, "Output directory");
   command.add_option("-f,--outfile", o->outfile, "Result CSV name inside the output directory")
       ->capture_default_str();
   command.add_flag("--replace_path,--replace-path", o->replace_path,
                    "Write the dataset's data paths as absolute paths");
-  command.add_flag("--no-optimize", o->no_optimize, "Run the network as given: no BatchNormalization folding or Identity removal");
+  add_no_optimize_flag(command, o->no_optimize);
   command.add_option("--result_outdir,--result-outdir", o->result_outdir,
                      "Sub-directory of the output directory for per-sample result files");
-  command.add_option("-b,--batch_size,--batch-size", o->batch_size, "Batch size (< 1: the network's)")
-      ->capture_default_str();
+  add_run_batch_size_option(command, o->batch_size);
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "command_options.hpp"
 #include "input_file_check.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "function_info_output.hpp"
@@ -42,11 +43,11 @@ std::shared_ptr<FunctionInfoOptions> setup_function_info(CLI::App& command) {
       ->allow_extra_args(false);
   command.add_flag("-t,--target", o->target, "ONNX: print the target ONNX operators instead");
   command.add_option("-q,--query", o->query, "Print the details of one function (arguments, I/O, targets)");
-  command.add_flag("--nnp-no-expand-network", o->no_expand, "Do not expand repeat/recurrent loops");
+  add_no_expand_flag(command, o->no_expand);
   command
       .add_option("--api", o->api, "NNB API level: -1 prints the newest; N lists the functions of level N")
       ->capture_default_str();
-  command.add_option("--format", o->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  add_text_json_format_option(command, o->format, "text or json");
   return o;
 }
 

@@ -6,8 +6,10 @@
 
 #include "array_io.hpp"
 #include "command.hpp"
+#include "command_options.hpp"
 #include "input_file_check.hpp"
 #include "formats/datasets/image_io.hpp"
+#include "formats/datasets/npy.hpp"
 #include "executor_runner.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/file_format.hpp"
@@ -37,18 +39,15 @@ struct InferOptions {
 
 std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
   auto o = std::make_shared<InferOptions>();
-  command.add_option("-c,--config", o->config, "Model (.nnp, .nntxt); may also be given positionally")
-      ->check(existing_input());
-  command.add_option("-p,--param", o->param, "Parameter file (.h5, .protobuf, .nnp)")
-      ->check(existing_input());
+  add_model_config_option(command, o->config, "Model (.nnp, .nntxt); may also be given positionally");
+  add_param_option(command, o->param, "Parameter file (.h5, .protobuf, .nnp)");
   command.add_option("-o,--output", o->output,
                      "Output prefix: writes PREFIX_<sample>.bin (nothing without it)");
   command
       .add_option("-t,--data_type,--data-type", o->data_type, "Type of raw inputs: float32, uint8 or int32")
       ->check(CLI::IsMember({"float32", "uint8", "int32"}));
-  command.add_option("-b,--batch_size,--batch-size", o->batch_size, "Batch size (< 1: the network's)")
-      ->capture_default_str();
-  command.add_option("-C,--context", o->context, "Context: cpu, cuda or cudnn[:half][:DEVICE_ID] (default: the model's default_context, else cpu)");
+  add_run_batch_size_option(command, o->batch_size);
+  add_context_option(command, o->context);
   command.add_option("-e,--executor", o->executor, "Executor name (default: the first)");
   command
       .add_option("--format", o->format,
@@ -61,7 +60,7 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
       ->capture_default_str();
   command.add_flag("--no-image-normalization", o->no_image_normalization,
                    "Image inputs (png/jpg/bmp) as raw 0-255 values instead of /255");
-  command.add_flag("--no-optimize", o->no_optimize, "Run the network as given: no BatchNormalization folding or Identity removal");
+  add_no_optimize_flag(command, o->no_optimize);
   command.add_option("files", o->files,
                      "Model files, then one input (.bin raw, .npy or a png/jpg/bmp image) per data variable")
       ->check(existing_input());
@@ -158,7 +157,8 @@ void write_outputs(const InferOptions& opt, int64_t batch, const std::vector<Exe
       const auto& o = outputs[j];
       const bool npy = opt.format == "npy";
       files.push_back({opt.output + "_" + std::to_string(j) + (npy ? ".npy" : ".txt"),
-                       npy ? npy_image(o.shape, o.values) : text_image(o.shape, o.values)});
+                       npy ? nn::formats::datasets::npy_record("<f4", o.shape, {o.values.begin(), o.values.end()})
+                           : text_image(o.shape, o.values)});
     }
   }
   for (const auto& [path, bytes] : files) {

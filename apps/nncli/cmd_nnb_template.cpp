@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "command.hpp"
+#include "command_options.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/nnb/nnb_function_table.hpp"
 #include "formats/nnb/nnb_settings.hpp"
@@ -13,10 +14,7 @@
 namespace nncli {
 
 struct NnbTemplateOptions {
-  std::string import_format = "NNP";
-  int executor_index = -1;
-  bool exclude_preprocess = false;
-  bool no_expand = false;
+  ModelImportArgs import;
   int64_t batch_size = -1;
   std::string default_type = "FLOAT32";
   int api_level = -1;
@@ -25,14 +23,10 @@ struct NnbTemplateOptions {
 
 std::shared_ptr<NnbTemplateOptions> setup_nnb_template(CLI::App& command) {
   auto o = std::make_shared<NnbTemplateOptions>();
-  command.add_option("-I,--import-format", o->import_format, "Input format")->capture_default_str();
-  command.add_option("-E,--nnp-import-executor-index", o->executor_index, "Keep only executor N");
-  command.add_flag("--nnp-exclude-preprocess", o->exclude_preprocess, "Accepted for compatibility (no effect)");
-  command.add_flag("--nnp-no-expand-network", o->no_expand, "Do not expand repeat/recurrent loops");
-  command.add_option("-b,--batch-size", o->batch_size, "Batch size (<0: the network's)")->capture_default_str();
-  command.add_option("-T,--default-variable-type", o->default_type, "Type written for every variable")
-      ->capture_default_str();
-  command.add_option("--api", o->api_level, "NNB API level (-1: newest)")->capture_default_str();
+  add_model_import_options(command, o->import, "Input format");
+  add_batch_size_option(command, o->batch_size, "Batch size (<0: the network's)")->capture_default_str();
+  add_default_variable_type_option(command, o->default_type, "Type written for every variable");
+  add_nnb_api_option(command, o->api_level);
   command.add_option("files", o->files, "INPUT [INPUT...] OUTPUT.yaml")->expected(-1);
   return o;
 }
@@ -40,11 +34,7 @@ std::shared_ptr<NnbTemplateOptions> setup_nnb_template(CLI::App& command) {
 int run_nnb_template(const NnbTemplateOptions& o) {
   NN_CHECK_CODE(o.files.size() >= 2, nn::ErrorCode::kUsage) << "Input and Output arg is mandatory.";
   nn::formats::nnb::parse_variable_type(o.default_type, "-T");
-  ImportOptions import;
-  import.import_format = o.import_format;
-  import.expand = !o.no_expand;
-  import.executor_index = o.executor_index;
-  const nn::ir::Model model = import_model({o.files.begin(), o.files.end() - 1}, import);
+  const nn::ir::Model model = import_model({o.files.begin(), o.files.end() - 1}, o.import.import_options());
   const nn::ir::Network& network = nn::formats::executor_network(model, find_executor(model, ""));
   nn::formats::nnb::check_function_table(network, nn::formats::nnb::effective_api_level(o.api_level));
   nn::formats::write_file_atomic(o.files.back(), nn::formats::nnb::settings_template(network, o.default_type));

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "command.hpp"
-#include "input_file_check.hpp"
+#include "command_options.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
@@ -29,15 +29,11 @@ struct ProfileOptions {
 
 std::shared_ptr<ProfileOptions> setup_profile(CLI::App& command) {
   auto o = std::make_shared<ProfileOptions>();
-  command.add_option("-c,--config", o->config, "Model config (.nntxt, .prototxt or .nnp)")->required()
-      ->check(existing_input());
-  command.add_option("-o,--outdir", o->outdir, "Output directory for profile.csv and profile.json")
-      ->required();
-  command.add_option("-p,--param", o->params, "Extra parameter files (.h5, .protobuf)")
-      ->check(existing_input());
-  command.add_option("-C,--context", o->context,
-                     "Context: cpu (default), or cudnn[:half] when built with CUDA");
-  command.add_option("-b,--batch-size", o->batch_size, "Batch size (default: the dataset's or network's)");
+  add_model_config_option(command, o->config, "Model config (.nntxt, .prototxt or .nnp)")->required();
+  add_outdir_option(command, o->outdir, "Output directory for profile.csv and profile.json");
+  add_param_option(command, o->params, "Extra parameter files (.h5, .protobuf)");
+  add_context_option(command, o->context, "Context: cpu (default), or cudnn[:half] when built with CUDA");
+  add_batch_size_option(command, o->batch_size, "Batch size (default: the dataset's or network's)");
   command.add_option("--only", o->only, "Profile optimizers, executors or all")
       ->check(CLI::IsMember({"all", "optimizers", "executors"}))
       ->capture_default_str();
@@ -46,9 +42,9 @@ std::shared_ptr<ProfileOptions> setup_profile(CLI::App& command) {
   command.add_option("--iterations", o->iterations, "Measured iterations (default: >= 100 and >= 1 s)");
   command.add_option("--duration", o->duration, "Measure for at least this many seconds");
   command.add_option("--top", o->top, "Hotspots listed per target")->capture_default_str();
-  command.add_option("-s,--seed", o->seed, "Seed of random data and parameters")->capture_default_str();
-  command.add_option("--format", o->format, "stdout: text or json")->check(CLI::IsMember({"text", "json"}));
-  command.add_flag("--no-optimize", o->no_optimize, "Run the network as given: no BatchNormalization folding or Identity removal");
+  add_seed_option(command, o->seed, "Seed of random data and parameters");
+  add_text_json_format_option(command, o->format, "stdout: text or json");
+  add_no_optimize_flag(command, o->no_optimize);
   command.add_option("--baseline", o->baseline, "profile.json of an earlier run to compare with");
   command.add_option("--fail-if-slower", o->fail_if_slower,
                      "With --baseline: exit 4 when an iteration median is more than PCT percent slower");

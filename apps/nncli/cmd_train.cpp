@@ -10,7 +10,7 @@
 #include <regex>
 
 #include "command.hpp"
-#include "input_file_check.hpp"
+#include "command_options.hpp"
 #include "executor_runner.hpp"
 #include "formats/nnp/nnp_reader.hpp"
 #include "formats/passes/expand_repeat.hpp"
@@ -49,18 +49,15 @@ struct TrainOptions {
 std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
   auto o = std::make_shared<TrainOptions>();
   command.add_flag("-r,--resume", o->resume, "Resume from the newest checkpoint in the output directory");
-  command.add_option("-c,--config", o->config, "Training config (.nntxt, .prototxt or .nnp)")->required()
-      ->check(existing_input());
-  command.add_option("-p,--param", o->param, "Parameters and/or solver states loaded before training")
-      ->check(existing_input());
-  command.add_option("-o,--outdir", o->outdir, "Output directory (created when missing)")->required();
+  add_model_config_option(command, o->config, "Training config (.nntxt, .prototxt or .nnp)")->required();
+  add_param_option(command, o->param, "Parameters and/or solver states loaded before training");
+  add_outdir_option(command, o->outdir, "Output directory (created when missing)");
   command.add_flag("-O,--enable-ooc", o->enable_ooc, "GPU out-of-core training (no effect on CPU)");
   command.add_option("-m,--ooc-gpu-memory-size", o->ooc_memory, "OOC GPU memory size (no effect on CPU)");
-  command.add_option("-C,--context", o->context,
+  add_context_option(command, o->context,
                      "Context: cpu, cuda or cudnn[:half][:DEVICE_ID] (overrides the config's default_context)");
   command.add_option("-w,--ooc-window-length", o->ooc_window, "OOC window length (no effect on CPU)");
-  command.add_option("-s,--seed", o->seed, "Seed of initializers, generators and stochastic functions")
-      ->capture_default_str();
+  add_seed_option(command, o->seed, "Seed of initializers, generators and stochastic functions");
   command.add_option(
       "--dataset", o->datasets,
       "NAME=PATH: read dataset NAME from PATH (a .csv, or a .cache directory) instead of its uri");

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "command_options.hpp"
 #include "nn/core/context.hpp"
 #include "nn/ops/op_registry.hpp"
 
@@ -20,7 +21,7 @@ constexpr const char* kNnpVersion = "0.1";  // nnp_version.txt written and read 
 
 std::shared_ptr<VersionOptions> setup_version(CLI::App& command) {
   auto options = std::make_shared<VersionOptions>();
-  command.add_option("--format", options->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  add_text_json_format_option(command, options->format, "Output format");
   return options;
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "command_options.hpp"
 #include "nn/ir/model.hpp"
 
 namespace nncli {
@@ -10,11 +11,8 @@ namespace nncli {
 struct ConvertOptions {
   std::vector<std::string> inputs;
   std::string output;
-  std::string import_format = "NNP";
+  ModelImportArgs import;  // -I, -E, --nnp-exclude-preprocess, --nnp-no-expand-network
   std::string export_format = "NNP";
-  int executor_index = -1;
-  bool exclude_preprocess = false;
-  bool no_expand = false;
   bool force = false;
   int64_t batch_size = 1;            // NNB/CSRC/ONNX; < 0: the network's batch size
   std::string split;                 // -S "a-b,c-"

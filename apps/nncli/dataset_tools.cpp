@@ -8,9 +8,11 @@
 #include <random>
 #include <thread>
 
+#include "command_options.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/datasets/data_iterator.hpp"
 #include "formats/datasets/image_io.hpp"
+#include "input_file_check.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 
@@ -29,6 +31,12 @@ void add_split_options(CLI::App& command, SplitOptions& o) {
   o.f_opt = command.add_option("-f", o.f_values, "-f1 NAME / -f2 NAME")->allow_extra_args(false);
   o.r_opt = command.add_option("-r", o.r_values, "-r1 N / -r2 N")->allow_extra_args(false);
   o.rest_opt = command.add_option("values", o.rest)->group("");
+}
+
+void add_source_and_outdir_options(CLI::App& command, std::string& sourcedir, std::string& outdir,
+                                   const std::string& source_help) {
+  command.add_option("-i,--sourcedir", sourcedir, source_help)->required()->check(existing_input());
+  add_outdir_option(command, outdir, "Output directory (not the source directory)");
 }
 
 void add_output_image_options(CLI::App& command, int& channel, int& width, int& height) {

@@ -5,12 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "command.hpp"
 #include "formats/datasets/image_resize.hpp"
-
-namespace CLI {
-class App;
-class Option;
-}  // namespace CLI
 
 namespace nncli {
 
@@ -24,6 +20,10 @@ struct SplitOptions {
   CLI::Option *f_opt = nullptr, *r_opt = nullptr, *rest_opt = nullptr;
 };
 void add_split_options(CLI::App& command, SplitOptions& o);
+// Both image dataset tools: -i/--sourcedir (an existing directory; the help says what it holds) and
+// -o/--outdir, both required.
+void add_source_and_outdir_options(CLI::App& command, std::string& sourcedir, std::string& outdir,
+                                   const std::string& source_help);
 // Both image dataset tools: -c/--channel (1 or 3), -w/--width, -g/--height of the images they write, all required.
 void add_output_image_options(CLI::App& command, int& channel, int& width, int& height);
 // Both image dataset tools: -m/--mode (trimming or padding) and -s/--shuffle (true or false), required.

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "nn/core/error.hpp"
+#include "nn/core/half.hpp"
 
 namespace nn::formats::datasets {
 
@@ -46,6 +47,7 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
   NN_CHECK(bytes.size() >= offset + 10 && bytes.substr(offset, 6) == "\x93NUMPY")
       << "'" << name << "': not an NPY record at byte " << offset;
   uint8_t major = uint8_t(bytes[offset + 6]);
+  NN_CHECK(major >= 1 && major <= 3) << "'" << name << "': unsupported NPY version " << int(major);
   size_t header_len, header_start;
   if (major == 1) {
     header_len = uint8_t(bytes[offset + 8]) | (size_t(uint8_t(bytes[offset + 9])) << 8);
@@ -60,9 +62,13 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
   std::string header(bytes.substr(header_start, header_len));
   NpyArray array;
   std::string descr = header_field(header, "descr", name);
-  NN_CHECK(descr.size() >= 2) << "'" << name << "': bad NPY dtype '" << descr << "'";
+  NN_CHECK(descr.size() >= 2 && (descr[0] == '\'' || descr[0] == '"'))
+      << "'" << name << "': bad NPY dtype '" << descr << "'";
   array.descr = descr.substr(1, descr.size() - 2);
-  bool fortran = header_field(header, "fortran_order", name) == "True";
+  const std::string order_text = header_field(header, "fortran_order", name);
+  NN_CHECK(order_text == "True" || order_text == "False")
+      << "'" << name << "': bad NPY fortran_order '" << order_text << "'";
+  bool fortran = order_text == "True";
   std::string shape_text = header_field(header, "shape", name);
   NN_CHECK(shape_text.size() >= 2 && shape_text.front() == '(' && shape_text.back() == ')')
       << "'" << name << "': bad NPY shape '" << shape_text << "' (expected a tuple)";
@@ -83,6 +89,8 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
   check_shape(array.shape, "'" + name + "': NPY shape");
   NN_CHECK(array.descr.size() >= 3) << "'" << name << "': unsupported NPY dtype '" << array.descr << "'";
   char order = array.descr[0];
+  NN_CHECK(order == '<' || order == '>' || order == '|' || order == '=')
+      << "'" << name << "': unsupported NPY dtype '" << array.descr << "'";
   char kind = array.descr[1];
   int size = 0;
   const auto [size_end, size_ec] = std::from_chars(array.descr.data() + 2, array.descr.data() + array.descr.size(), size);
@@ -97,7 +105,9 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
   const char* p = bytes.data() + data_start;
   for (int64_t i = 0; i < count; ++i, p += size) {
     double v;
-    if (kind == 'f' && size == 4)
+    if (kind == 'f' && size == 2)
+      v = half_to_float(uint16_t(load_as<uint16_t>(p, swap)));
+    else if (kind == 'f' && size == 4)
       v = load_as<float>(p, swap);
     else if (kind == 'f' && size == 8)
       v = load_as<double>(p, swap);
@@ -109,6 +119,8 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
       v = load_as<uint16_t>(p, swap);
     else if (kind == 'u' && size == 4)
       v = load_as<uint32_t>(p, swap);
+    else if (kind == 'u' && size == 8)
+      v = double(load_as<uint64_t>(p, swap));
     else if (kind == 'i' && size == 1)
       v = load_as<int8_t>(p, false);
     else if (kind == 'i' && size == 2)
@@ -134,6 +146,14 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
     array.values = std::move(c_order);
   }
   offset = data_start + size_t(count) * size;
+  return array;
+}
+
+NpyArray read_npy_file(std::string_view bytes, const std::string& name) {
+  size_t offset = 0;
+  NpyArray array = read_npy(bytes, offset, name);
+  NN_CHECK(offset == bytes.size()) << "'" << name << "': " << bytes.size() - offset
+                                   << " bytes after the NPY data of shape " << to_string(array.shape);
   return array;
 }
 

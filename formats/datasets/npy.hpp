@@ -16,7 +16,11 @@ struct NpyArray {
 };
 
 // Reads one NPY record starting at offset and advances offset past it. display_name appears in errors.
+// Versions 1.0-3.0; bool, (u)int8-64 and float16/32/64 in either byte order, C or Fortran order. Sizes are
+// checked against the bytes there are before anything is allocated.
 NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& display_name);
+// A whole .npy file: one record and no byte after its data.
+NpyArray read_npy_file(std::string_view bytes, const std::string& display_name);
 
 // One NPY (version 1.0) record of float32 ("<f4"), float64 ("<f8"), uint8 ("|u1") or uint16 ("<u2").
 std::string npy_record(const std::string& descr, const Shape& shape, const std::vector<double>& values);

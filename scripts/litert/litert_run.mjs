@@ -17,41 +17,11 @@ import path from 'path';
 import vm from 'vm';
 import {createRequire} from 'module';
 import {pathToFileURL} from 'url';
+import npy from '../npy_common.cjs';
 
-const kDtypes = {
-  '<f4': ['float32', Float32Array], '<i4': ['int32', Int32Array], '|u1': ['uint8', Uint8Array],
-  '|i1': ['int8', Int8Array], '<i8': ['int64', BigInt64Array], '<f8': ['float64', Float64Array],
-};
-const kDescr = {float32: '<f4', int32: '<i4', uint8: '|u1', int8: '|i1', int64: '<i8'};
+const {readNpy, writeNpy, makeRandom, compareArrays} = npy;
+
 const kArrays = {float32: Float32Array, int32: Int32Array, uint8: Uint8Array, int8: Int8Array};
-
-function readNpy(file) {
-  const buf = fs.readFileSync(file);
-  if (buf.toString('latin1', 0, 6) !== '\x93NUMPY') throw new Error(`${file}: not a .npy file`);
-  const major = buf[6];
-  const headerLen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);
-  const start = (major === 1 ? 10 : 12) + headerLen;
-  const header = buf.toString('latin1', major === 1 ? 10 : 12, start);
-  const descr = /'descr':\s*'([^']+)'/.exec(header)[1];
-  const shape = /'shape':\s*\(([^)]*)\)/.exec(header)[1].split(',').map((s) => s.trim()).filter((s) => s)
-      .map(Number);
-  const kind = kDtypes[descr];
-  if (!kind) throw new Error(`${file}: dtype ${descr} is not supported`);
-  const bytes = new Uint8Array(buf.subarray(start));
-  return {type: kind[0], shape, data: new kind[1](bytes.buffer, 0, bytes.length / kind[1].BYTES_PER_ELEMENT)};
-}
-
-function writeNpy(file, type, shape, data) {
-  const dims = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
-  let header = `{'descr': '${kDescr[type]}', 'fortran_order': False, 'shape': (${dims}), }`;
-  header += ' '.repeat(63 - ((header.length + 10) % 64)) + '\n';
-  const head = Buffer.alloc(10);
-  head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1;
-  head.writeUInt16LE(header.length, 8);
-  const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  fs.writeFileSync(file, Buffer.concat([head, Buffer.from(header, 'latin1'), body]));
-}
 
 // Reorders a rank-4 array: toNhwc moves axis 1 last, otherwise axis 3 to position 1.
 function transpose4(data, shape, toNhwc) {
@@ -107,14 +77,6 @@ async function loadModel(file) {
   } finally {
     console.log = quiet, console.warn = warn, console.info = info;
   }
-}
-
-function makeRandom(seed) {
-  let state = (BigInt(seed) * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
-  return () => {
-    state = (state * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
-    return Number(state >> 40n) / 16777216 * 2 - 1;
-  };
 }
 
 async function writeInputs(file, dir, seed, nchw) {
@@ -188,23 +150,8 @@ async function classify(file, xFile, yFile, nchw) {
 function compare(fileA, fileB, atol, rtol, nchw) {
   const a = readNpy(fileA), b = readNpy(fileB);
   if (nchw && a.shape.length === 4) Object.assign(a, transpose4(a.data, a.shape, false));
-  if (a.data.length !== b.data.length || a.shape.join(',') !== b.shape.join(','))
-    throw new Error(`${fileA} has shape (${a.shape}), ${fileB} has (${b.shape})`);
-  let worst = 0, worstAt = -1, maxDiff = 0;
-  for (let i = 0; i < a.data.length; ++i) {
-    const x = Number(a.data[i]), y = Number(b.data[i]);
-    maxDiff = Math.max(maxDiff, Math.abs(x - y));
-    const excess = Math.abs(x - y) - (atol + rtol * Math.abs(y));
-    if (!(excess <= worst)) {
-      worst = Number.isNaN(excess) ? Infinity : excess;
-      worstAt = i;
-    }
-  }
-  if (worstAt >= 0) {
-    console.error(`mismatch: ${fileA} vs ${fileB} at flat index ${worstAt}: ` +
-                  `${a.data[worstAt]} vs ${b.data[worstAt]} (atol ${atol}, rtol ${rtol})`);
-    return 1;
-  }
+  const maxDiff = compareArrays(a, b, fileA, fileB, {atol, rtol, sameShape: true});
+  if (maxDiff === null) return 1;
   console.log(`match: ${path.basename(fileA)} vs ${path.basename(fileB)} (${a.data.length} values, ` +
               `max abs diff ${maxDiff.toExponential(2)})`);
   return 0;

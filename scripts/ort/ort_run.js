@@ -10,60 +10,11 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const {readNpy, writeNpy, makeRandom, compareArrays} = require('../npy_common.cjs');
 
 function loadOrt() {
   const dir = process.env.NN_ORT_DIR || path.join(os.homedir(), '.cache', 'nncli', 'ort');
   return require(path.join(dir, 'node_modules', 'onnxruntime-node'));
-}
-
-const kDtypes = {
-  '<f4': ['float32', Float32Array], '<f8': ['float64', Float64Array], '<i4': ['int32', Int32Array],
-  '<i8': ['int64', BigInt64Array], '|u1': ['uint8', Uint8Array], '|i1': ['int8', Int8Array],
-  '|b1': ['bool', Uint8Array],
-};
-
-function readNpy(file) {
-  const buf = fs.readFileSync(file);
-  if (buf.toString('latin1', 0, 6) !== '\x93NUMPY') throw new Error(`${file}: not a .npy file`);
-  const major = buf[6];
-  const headerLen = major === 1 ? buf.readUInt16LE(8) : buf.readUInt32LE(8);
-  const start = (major === 1 ? 10 : 12) + headerLen;
-  const header = buf.toString('latin1', major === 1 ? 10 : 12, start);
-  const descr = /'descr':\s*'([^']+)'/.exec(header)[1];
-  if (/'fortran_order':\s*True/.test(header)) throw new Error(`${file}: Fortran order is not supported`);
-  const shape = /'shape':\s*\(([^)]*)\)/.exec(header)[1].split(',').map((s) => s.trim()).filter((s) => s)
-      .map(Number);
-  const kind = kDtypes[descr];
-  if (!kind) throw new Error(`${file}: dtype ${descr} is not supported`);
-  const bytes = buf.subarray(start);
-  const copy = new Uint8Array(bytes.length);
-  copy.set(bytes);
-  const data = new kind[1](copy.buffer, 0, bytes.length / kind[1].BYTES_PER_ELEMENT);
-  return {type: kind[0], shape, data};
-}
-
-function writeNpy(file, shape, values) {
-  const f32 = Float32Array.from(values, Number);
-  const dims = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims}), }`;
-  header += ' '.repeat(63 - ((header.length + 10) % 64)) + '\n';
-  const head = Buffer.alloc(10);
-  head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1;
-  head[7] = 0;
-  head.writeUInt16LE(header.length, 8);
-  const tmp = `${file}.tmp.${process.pid}`;
-  fs.writeFileSync(tmp, Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(f32.buffer)]));
-  fs.renameSync(tmp, file);
-}
-
-// A small linear congruential generator: the same inputs on every machine for a seed.
-function makeRandom(seed) {
-  let state = (BigInt(seed) * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
-  return () => {
-    state = (state * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
-    return Number(state >> 40n) / 16777216 * 2 - 1;
-  };
 }
 
 async function writeInputs(model, dir, seed, batch) {
@@ -76,7 +27,7 @@ async function writeInputs(model, dir, seed, batch) {
     const count = shape.reduce((a, b) => a * b, 1);
     const values = new Float32Array(count);
     for (let k = 0; k < count; ++k) values[k] = random();
-    writeNpy(path.join(dir, `input_${i}.npy`), shape, values);
+    writeNpy(path.join(dir, `input_${i}.npy`), 'float32', shape, values);
     console.log(path.join(dir, `input_${i}.npy`));
   });
 }
@@ -97,29 +48,14 @@ async function run(model, prefix, inputFiles) {
   const results = await session.run(feeds);
   session.outputNames.forEach((name, j) => {
     const t = results[name];
-    writeNpy(`${prefix}_${j}.npy`, t.dims, Array.from(t.data, (v) => (typeof v === 'bigint' ? Number(v) : +v)));
+    writeNpy(`${prefix}_${j}.npy`, 'float32', t.dims,
+             Float32Array.from(t.data, (v) => (typeof v === 'bigint' ? Number(v) : +v)));
   });
 }
 
 function compare(fileA, fileB, atol, rtol) {
   const a = readNpy(fileA), b = readNpy(fileB);
-  if (a.data.length !== b.data.length)
-    throw new Error(`${fileA} has ${a.data.length} values, ${fileB} has ${b.data.length}`);
-  let worst = 0, worstAt = -1;
-  for (let i = 0; i < a.data.length; ++i) {
-    const x = Number(a.data[i]), y = Number(b.data[i]);
-    if (Number.isNaN(x) && Number.isNaN(y)) continue;
-    const excess = Math.abs(x - y) - (atol + rtol * Math.abs(y));
-    if (!(excess <= worst)) {
-      worst = Number.isNaN(excess) ? Infinity : excess;
-      worstAt = i;
-    }
-  }
-  if (worstAt >= 0) {
-    console.error(`mismatch: ${fileA} vs ${fileB} at flat index ${worstAt}: ` +
-                  `${a.data[worstAt]} vs ${b.data[worstAt]} (atol ${atol}, rtol ${rtol})`);
-    return 1;
-  }
+  if (compareArrays(a, b, fileA, fileB, {atol, rtol, nanEqual: true}) === null) return 1;
   console.log(`match: ${fileA} vs ${fileB} (${a.data.length} values)`);
   return 0;
 }

@@ -101,3 +101,61 @@ TEST(NpyRecord, FuzzedShapesAreErrors) {
     }
   }
 }
+
+namespace {
+
+// A version `major` NPY record with this header dict and data bytes (the header is not padded).
+std::string npy_bytes(const std::string& dict, const std::string& data, int major = 1) {
+  std::string out("\x93NUMPY", 6);
+  out += char(major);
+  out += char(0);
+  out += char(dict.size() & 0xff);
+  out += char(dict.size() >> 8);
+  if (major > 1) out += std::string(2, '\0');
+  return out + dict + data;
+}
+
+std::string npy_error(const std::string& bytes) {
+  try {
+    ds::read_npy_file(bytes, "t.npy");
+  } catch (const nn::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// What infer and convert --verify read: float16 and uint64 data, big-endian data, version 3.0 headers.
+TEST(NpyRecord, ReadsHalfUint64AndBigEndian) {
+  const std::string half("\x00\x3c\x00\xc0", 4);  // 1.0, -2.0
+  auto a = ds::read_npy_file(npy_bytes("{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }", half), "t.npy");
+  EXPECT_EQ(a.values, (std::vector<double>{1.0, -2.0}));
+  const std::string u64("\x05\0\0\0\0\0\0\0", 8);
+  a = ds::read_npy_file(npy_bytes("{'descr': '<u8', 'fortran_order': False, 'shape': (), }", u64, 3), "t.npy");
+  EXPECT_EQ(a.values, (std::vector<double>{5.0}));
+  EXPECT_TRUE(a.shape.empty());
+  const std::string be("\x3f\x80\x00\x00", 4);  // 1.0f big-endian
+  a = ds::read_npy_file(npy_bytes("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", be), "t.npy");
+  EXPECT_EQ(a.values, (std::vector<double>{1.0}));
+}
+
+// The checks the apps' own reader had: a whole file holds one record and nothing after it, versions 1-3 only,
+// a known byte order, fortran_order True or False.
+TEST(NpyRecord, WholeFileChecks) {
+  const std::string f4(4, '\0');
+  const std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }";
+  EXPECT_EQ(npy_error(npy_bytes(dict, f4)), "");
+  EXPECT_NE(npy_error(npy_bytes(dict, f4 + "x")).find("'t.npy': 1 bytes after the NPY data"), std::string::npos);
+  EXPECT_NE(npy_error(npy_bytes(dict, f4, 4)).find("'t.npy': unsupported NPY version 4"), std::string::npos);
+  EXPECT_NE(npy_error(npy_bytes(dict, f4, 0)).find("unsupported NPY version 0"), std::string::npos);
+  EXPECT_NE(npy_error(npy_bytes("{'descr': 'xf4', 'fortran_order': False, 'shape': (1,), }", f4))
+                .find("unsupported NPY dtype 'xf4'"),
+            std::string::npos);
+  EXPECT_NE(npy_error(npy_bytes("{'descr': '<f4', 'fortran_order': Maybe, 'shape': (1,), }", f4))
+                .find("bad NPY fortran_order 'Maybe'"),
+            std::string::npos);
+  EXPECT_NE(npy_error(npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", f4))
+                .find("NPY data shorter than its shape (2,)"),
+            std::string::npos);
+}

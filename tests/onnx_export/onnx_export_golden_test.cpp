@@ -80,7 +80,7 @@ std::map<std::string, std::vector<int64_t>> parameter_dims(const onnx::ModelProt
   return dims;
 }
 
-// Intended differences from upstream's goldens (tests/cli_tools/onnx_known_differences.txt):
+// Intended differences from upstream's goldens (tests/cli/function_info/onnx_known_differences.txt):
 //   "golden <case>: ops <op types...>"   our node op types for that case (both opsets)
 //   "golden <case>: refused <message>"   the export is refused with a message containing <message>
 struct KnownDifference {
@@ -90,7 +90,7 @@ struct KnownDifference {
 
 std::map<std::string, KnownDifference> known_differences() {
   std::map<std::string, KnownDifference> known;
-  std::ifstream in(fs::path(NN_SOURCE_DIR) / "tests/cli_tools/onnx_known_differences.txt");
+  std::ifstream in(fs::path(NN_SOURCE_DIR) / "tests/cli/function_info/onnx_known_differences.txt");
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("golden ", 0) != 0) continue;

@@ -1,0 +1,87 @@
+// Options several subcommands share (command_options.hpp).
+#include "command_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "input_file_check.hpp"
+
+namespace nncli {
+
+const char* const kModelContextHelp =
+    "Context: cpu, cuda or cudnn[:half][:DEVICE_ID] (default: the model's default_context, else cpu)";
+
+CLI::Option* add_model_config_option(CLI::App& command, std::string& config, const std::string& help) {
+  return command.add_option("-c,--config", config, help)->check(existing_input());
+}
+
+CLI::Option* add_param_option(CLI::App& command, std::string& param, const std::string& help) {
+  return command.add_option("-p,--param", param, help)->check(existing_input());
+}
+
+CLI::Option* add_param_option(CLI::App& command, std::vector<std::string>& params, const std::string& help) {
+  return command.add_option("-p,--param", params, help)->check(existing_input());
+}
+
+CLI::Option* add_context_option(CLI::App& command, std::string& context, const std::string& help) {
+  return command.add_option("-C,--context", context, help);
+}
+
+CLI::Option* add_context_option(CLI::App& command, std::vector<std::string>& context, const std::string& help) {
+  return command.add_option("-C,--context", context, help);
+}
+
+CLI::Option* add_outdir_option(CLI::App& command, std::string& outdir, const std::string& help) {
+  return command.add_option("-o,--outdir", outdir, help)->required();
+}
+
+CLI::Option* add_batch_size_option(CLI::App& command, int64_t& batch_size, const std::string& help) {
+  return command.add_option("-b,--batch-size", batch_size, help);
+}
+
+CLI::Option* add_run_batch_size_option(CLI::App& command, int64_t& batch_size) {
+  return command.add_option("-b,--batch_size,--batch-size", batch_size, "Batch size (< 1: the network's)")
+      ->capture_default_str();
+}
+
+CLI::Option* add_seed_option(CLI::App& command, uint32_t& seed, const std::string& help) {
+  return command.add_option("-s,--seed", seed, help)->capture_default_str();
+}
+
+CLI::Option* add_no_optimize_flag(CLI::App& command, bool& no_optimize) {
+  return command.add_flag("--no-optimize", no_optimize,
+                          "Run the network as given: no BatchNormalization folding or Identity removal");
+}
+
+CLI::Option* add_text_json_format_option(CLI::App& command, std::string& format, const std::string& help) {
+  return command.add_option("--format", format, help)->check(CLI::IsMember({"text", "json"}));
+}
+
+CLI::Option* add_no_expand_flag(CLI::App& command, bool& no_expand, const std::string& help) {
+  return command.add_flag("--nnp-no-expand-network", no_expand, help);
+}
+
+ImportOptions ModelImportArgs::import_options() const {
+  ImportOptions import;
+  import.import_format = import_format;
+  import.expand = !no_expand;
+  import.executor_index = executor_index;
+  return import;
+}
+
+void add_model_import_options(CLI::App& command, ModelImportArgs& args, const std::string& format_help,
+                              const std::string& executor_help) {
+  command.add_option("-I,--import-format", args.import_format, format_help)->capture_default_str();
+  command.add_option("-E,--nnp-import-executor-index", args.executor_index, executor_help);
+  command.add_flag("--nnp-exclude-preprocess", args.exclude_preprocess, "Accepted for compatibility (no effect)");
+  add_no_expand_flag(command, args.no_expand);
+}
+
+CLI::Option* add_nnb_api_option(CLI::App& command, int& api_level) {
+  return command.add_option("--api", api_level, "NNB API level (-1: newest)")->capture_default_str();
+}
+
+CLI::Option* add_default_variable_type_option(CLI::App& command, std::string& type, const std::string& help) {
+  return command.add_option("-T,--default-variable-type", type, help)->capture_default_str();
+}
+
+}  // namespace nncli
