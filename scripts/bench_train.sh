@@ -1,10 +1,14 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Training throughput: `nncli train` end to end (data loading from the NPY cache and the test-set monitor
 # included) on the Fashion-MNIST LeNet and MLP configs of sample_models/fashion_mnist_lenet, beside PyTorch
 # (scripts/bench_train_torch.py, same networks, data preloaded, 2 threads), 1 epoch = 468 x 128 images.
-# Prints images/s and peak memory (max RSS from /usr/bin/time -v) of both.
+# Prints images/s and peak memory (max RSS from /usr/bin/time -v) of both, on the quiet machine and with two
+# busy loops per core (scripts/busy_loops.sh). PyTorch runs at its best: torch.set_num_threads(2),
+# OPENBLAS_NUM_THREADS=1 and libgomp's default wait policy; nncli with its defaults.
 # Usage: scripts/bench_train.sh [path/to/nncli]   (default build/apps/nncli/nncli)
 set -eu
+source "$(dirname "$0")/busy_loops.sh"
+trap stop_busy EXIT
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NNCLI=${1:-$ROOT/build/apps/nncli/nncli}
 WORK=${BENCH_WORK:-${TMPDIR:-/tmp}/nncli_bench_train}
@@ -12,15 +16,15 @@ DATA=$WORK/data
 mkdir -p "$WORK"
 [ -f "$DATA/train.cache/cache_index.csv" ] || python3 "$ROOT/scripts/prepare_fashion_mnist.py" "$DATA" >/dev/null
 IMAGES=$((468 * 128))
-# Both sides use libgomp: spinning workers waste most of the CPU on a busy machine, so wait passively
-# unless told otherwise (same setting for nncli and PyTorch).
-export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 
 max_rss_mb() { awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$1"; }
 wall_s() {
   awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s}' "$1"
 }
 
+for condition in quiet busy; do
+[ "$condition" = busy ] && start_busy
+echo "== $condition"
 for model in lenet mlp; do
   out=$WORK/out_$model
   rm -rf "$out" && mkdir -p "$out"
@@ -31,8 +35,11 @@ for model in lenet mlp; do
   printf 'nncli %s: %.0f images/s (%d images in %.1f s end to end, test accuracy %.4f), max RSS %s MB\n' \
     "$model" "$(echo "$IMAGES / $secs" | bc -l)" "$IMAGES" "$secs" "$(echo "1 - $err" | bc -l)" \
     "$(max_rss_mb "$WORK/time_nncli_$model.txt")"
-  line=$(/usr/bin/time -v /usr/bin/python3 "$ROOT/scripts/bench_train_torch.py" "$model" 2>"$WORK/time_torch_$model.txt")
+  line=$(OPENBLAS_NUM_THREADS=1 /usr/bin/time -v /usr/bin/python3 "$ROOT/scripts/bench_train_torch.py" "$model" \
+    2>"$WORK/time_torch_$model.txt")
   echo "$line, max RSS $(max_rss_mb "$WORK/time_torch_$model.txt") MB"
+done
+stop_busy
 done
 
 # Data-parallel: the LeNet config on 1 and 2 MPI processes (same global batch per process: 128), when nncli

@@ -2,7 +2,9 @@
 // read or written in place when the primitive's layout is plain or dnnl16, reordered otherwise.
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <chrono>
 #include <cstring>
+#include <vector>
 
 #include "ops/detail/dnnl_layout.hpp"
 #include "ops/detail/thread_scope.hpp"
@@ -28,6 +30,9 @@ Place place_of(const memory::desc& want, const memory::desc& plain, ArrayKey& la
   return layout_key.device.empty() ? Place::kReordered : Place::kLayout;
 }
 
+// Work below which a team is not even tried: waking a second thread costs more than it could save.
+constexpr double kTeamTrialMinFlops = 1e6;
+
 void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
   using A = dnnl::algorithm;
   const std::string& act = e.activation;
@@ -41,7 +46,8 @@ void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
 }
 }  // namespace
 
-class InferenceConv {
+// One primitive made for one team size (oneDNN fixes the split of the work when it makes it).
+class Primitive {
  public:
   dnnl::engine eng{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{eng};
@@ -60,8 +66,8 @@ class InferenceConv {
   void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y);
 };
 
-std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_t out_channels, int64_t group,
-                                                   int64_t batch, const ConvEpilogue& e) {
+std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_channels, int64_t group, int64_t batch,
+                                          const ConvEpilogue& e, int threads) {
   const size_t spatial = g.in.size();
   if (spatial < 1 || spatial > 3 || batch < 1 || group < 1) return nullptr;
   memory::dims src{batch, g.channels}, dst{batch, out_channels}, wei, strides, dilates, pad_l, pad_r;
@@ -79,13 +85,10 @@ std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_
     if (right < 0) return nullptr;
     pad_r.push_back(right);
   }
-  double flops = 2.0 * double(batch) * double(out_channels) * double(g.channels / group);
-  for (size_t d = 0; d < spatial; ++d) flops *= double(g.out[d]) * double(g.kernel[d]);
-  const int threads = threads_for_flops(flops);
   ThreadScope scope(threads);
   try {
     register_dnnl_layouts();
-    auto c = std::make_shared<InferenceConv>();
+    auto c = std::make_unique<Primitive>();
     c->threads = threads;
     c->residual = e.residual;
     c->src_plain = memory::desc(src, kF32, plain_tag(src.size()));
@@ -132,7 +135,7 @@ std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_
   }
 }
 
-void InferenceConv::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
+void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
   ThreadScope scope(threads);
   // Source.
   memory src_mem;
@@ -181,6 +184,49 @@ void InferenceConv::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdAr
     dst_out.execute(stream, dst_tmp, user);
   }
   stream.wait();
+}
+
+// The convolution with one primitive per team size worth trying (one thread, and the whole team when the
+// work is large enough for it to pay on an idle machine), and the one to run chosen by measuring them as they
+// run: on a busy machine a team waits at its barriers for workers the scheduler has not run, and the
+// one-thread primitive wins; on an idle one the team wins. Each is re-timed now and then, so a change of load
+// changes the choice.
+class InferenceConv {
+ public:
+  std::vector<std::unique_ptr<Primitive>> variants;
+  std::vector<double> mean_ms;  // running mean of each variant's time (0: not timed yet)
+  size_t calls = 0, best = 0;
+
+  void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
+    if (variants.size() == 1) return variants[0]->forward(x, w, b, z, y);
+    // Warm-up: the first runs alternate (each variant's first run reorders its weights: not timed); then
+    // the fastest runs, and every 16th call re-times another.
+    const size_t n = variants.size();
+    const size_t pick = calls < 4 * n ? calls % n : (calls % 16 == 15 ? (best + 1 + calls / 16) % n : best);
+    const auto t0 = std::chrono::steady_clock::now();
+    variants[pick]->forward(x, w, b, z, y);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (calls >= n) mean_ms[pick] = mean_ms[pick] == 0 ? ms : 0.7 * mean_ms[pick] + 0.3 * ms;
+    ++calls;
+    if (calls >= 2 * n)
+      for (size_t v = 0; v < n; ++v)
+        if (mean_ms[v] > 0 && mean_ms[v] < mean_ms[best]) best = v;
+  }
+};
+
+std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_t out_channels, int64_t group,
+                                                   int64_t batch, const ConvEpilogue& e) {
+  double flops = 2.0 * double(batch) * double(out_channels) * double(g.channels / group);
+  for (size_t d = 0; d < g.out.size(); ++d) flops *= double(g.out[d]) * double(g.kernel[d]);
+  std::vector<int> teams{1};
+  const int team = omp_in_parallel() ? 1 : omp_get_max_threads();
+  if (team > 1 && flops >= kTeamTrialMinFlops) teams.push_back(team);
+  auto conv = std::make_shared<InferenceConv>();
+  for (int threads : teams)
+    if (auto p = make_primitive(g, out_channels, group, batch, e, threads)) conv->variants.push_back(std::move(p));
+  if (conv->variants.empty()) return nullptr;
+  conv->mean_ms.assign(conv->variants.size(), 0.0);
+  return conv;
 }
 
 void run_inference_conv(InferenceConv& conv, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
