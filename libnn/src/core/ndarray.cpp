@@ -39,16 +39,49 @@ void tune_malloc_once() {
   (void)tuned;
 }
 
+// Blocks above that threshold still go back to the kernel when freed: an inference that frees each
+// activation after its last reader (and so needs a fraction of the memory) would fault its largest arrays in
+// again every iteration. Freed blocks of at least kLargeBlock bytes wait here, up to kLargeCacheBytes in all,
+// for an allocation of the same size.
+constexpr size_t kLargeBlock = size_t(32) << 20, kLargeCacheBytes = size_t(1) << 30;
+std::mutex g_large_mutex;
+std::multimap<size_t, void*> g_large_free;
+size_t g_large_cached = 0;
+
+void* take_large(size_t rounded) {
+  if (rounded < kLargeBlock) return nullptr;
+  std::lock_guard<std::mutex> lock(g_large_mutex);
+  auto it = g_large_free.find(rounded);
+  if (it == g_large_free.end()) return nullptr;
+  void* p = it->second;
+  g_large_free.erase(it);
+  g_large_cached -= rounded;
+  return p;
+}
+
+void give_back(void* p, size_t rounded) {
+  if (rounded >= kLargeBlock) {
+    std::lock_guard<std::mutex> lock(g_large_mutex);
+    if (g_large_cached + rounded <= kLargeCacheBytes) {
+      g_large_free.emplace(rounded, p);
+      g_large_cached += rounded;
+      return;
+    }
+  }
+  std::free(p);
+}
+
 std::shared_ptr<Buffer> host_allocate(size_t bytes) {
   tune_malloc_once();
   auto b = std::make_shared<Buffer>();
-  size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-  b->ptr = std::aligned_alloc(64, rounded);
+  const size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+  b->ptr = take_large(rounded);
+  if (!b->ptr) b->ptr = std::aligned_alloc(64, rounded);
   NN_CHECK(b->ptr) << "out of memory allocating " << bytes << " bytes";
   b->bytes = bytes;
   note_alloc(bytes);
-  b->release = [bytes](void* p) {
-    std::free(p);
+  b->release = [bytes, rounded](void* p) {
+    give_back(p, rounded);
     g_live.fetch_sub(bytes);
   };
   return b;

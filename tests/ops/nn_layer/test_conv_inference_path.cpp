@@ -100,11 +100,12 @@ TEST(ConvInferencePath, EveryActivationWithBiasAndResidual) {
 
 TEST(ConvInferencePath, Geometries) {
   std::mt19937 rng(6);
-  check_case({{1, 32, 14, 14}, {32, 1, 3, 3}, 32, {1, 1}, {2, 2}, true, false, "relu6"}, rng);  // depthwise
-  check_case({{1, 24, 8, 8}, {144, 24, 1, 1}, 1, {}, {}, true, false, "swish"}, rng);           // 1x1, C % 16 != 0
-  check_case({{1, 3, 17, 17}, {16, 3, 3, 3}, 1, {1, 1}, {2, 2}, true, false, "relu"}, rng);     // first layer
-  check_case({{2, 8, 10, 10}, {16, 4, 3, 3}, 2, {0, 0}, {1, 1}, false, false, ""}, rng);        // grouped
-  check_case({{2, 16, 20}, {16, 16, 5}, 1, {2}, {}, true, true, "tanh"}, rng);                  // 1-D
+  // Each above the path's 1e6-flop floor (smaller ones run the training kernels).
+  check_case({{1, 32, 112, 112}, {32, 1, 3, 3}, 32, {1, 1}, {2, 2}, true, false, "relu6"}, rng);  // depthwise
+  check_case({{1, 24, 16, 16}, {144, 24, 1, 1}, 1, {}, {}, true, false, "swish"}, rng);  // 1x1, C % 16 != 0
+  check_case({{1, 3, 96, 96}, {16, 3, 3, 3}, 1, {1, 1}, {2, 2}, true, false, "relu"}, rng);  // first layer
+  check_case({{2, 8, 40, 40}, {16, 4, 3, 3}, 2, {0, 0}, {1, 1}, false, false, ""}, rng);     // grouped
+  check_case({{2, 16, 200}, {16, 16, 5}, 1, {2}, {}, true, true, "tanh"}, rng);              // 1-D
   check_case({{1, 16, 5, 6, 7}, {16, 16, 3, 3, 3}, 1, {1, 1, 1}, {}, true, false, "elu"}, rng); // 3-D
 }
 
@@ -178,7 +179,7 @@ TEST(ConvInferencePath, BackwardAfterFusedForwardRecomputes) {
 TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
   std::mt19937 rng(9);
   auto v = [&](const nn::Shape& s) { return variable_of(random_input(s, rng)); };
-  auto x = v({2, 16, 11, 11}), wa = v({32, 16, 3, 3}), wb = v({16, 16, 1, 1});
+  auto x = v({2, 16, 24, 24}), wa = v({32, 16, 3, 3}), wb = v({32, 16, 1, 1});  // both above 1e6 flops
   const nn::Attrs same{{"pad", std::vector<int64_t>{1, 1}}};
   auto a = nn::call1("Convolution", {x, wa}, same, nn::cpu_context());
   auto b = nn::call1("Convolution", {x, wb}, {}, nn::cpu_context());

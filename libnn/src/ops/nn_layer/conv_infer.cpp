@@ -26,14 +26,17 @@ void InferenceConvSlot::reset(const ConvGeometry& g, int64_t out_channels, int64
   group_ = group;
   batch_ = batch;
   e_ = std::move(e);
+  flops_ = 2.0 * double(batch) * double(out_channels) * double(g.channels / group);
+  for (size_t d = 0; d < g.out.size(); ++d) flops_ *= double(g.out[d]) * double(g.kernel[d]);
   tried_ = false;
   conv_.reset();
 }
 
 bool InferenceConvSlot::try_forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
 #ifdef NN_WITH_DNNL
-  // The dnnl16 layout is that of (batch, channels, spatial...) arrays: base_axis 1 only.
-  if (grad_enabled() || x.ndim() != int(g_.in.size()) + 2 || y.ndim() != x.ndim()) return false;
+  // The layouts are those of (batch, channels, spatial...) arrays: base_axis 1 only. Below kMinFlops the
+  // primitive's fixed cost per call (memory objects, a stream, timing) is more than the work (LeNet's layers).
+  if (grad_enabled() || x.ndim() != int(g_.in.size()) + 2 || y.ndim() != x.ndim() || flops_ < kMinFlops) return false;
   if (!tried_) {
     tried_ = true;
     // NN_DNNL=0 runs every convolution on the im2col + GEMM engine (for comparisons).

@@ -36,6 +36,8 @@ class InferenceConvSlot {
   ConvGeometry g_;
   int64_t oc_ = 0, group_ = 1, batch_ = 0;
   ConvEpilogue e_;
+  double flops_ = 0;
+  static constexpr double kMinFlops = 1e6;
   bool tried_ = false;
   std::shared_ptr<InferenceConv> conv_;
 };
