@@ -47,39 +47,24 @@ class CudaReshape : public CudaViewFunction<T> {
   k::StridedView make_view(const Shape&, const Shape& y) override { return contiguous_view({shape_size(y)}); }
 };
 
-template <class T>
-class CudaTranspose : public CudaViewFunction<T> {
+// Transpose, Slice and Flip: the copy through the CPU kernel's view of x.
+using CpuView = ops::StridedView (*)(const Attrs&, const Shape&);
+template <class T, CpuView kView>
+class CudaCpuView : public CudaViewFunction<T> {
  public:
   using CudaViewFunction<T>::CudaViewFunction;
 
  protected:
   k::StridedView make_view(const Shape& x, const Shape&) override {
-    return device_view(ops::transpose_view(this->attrs_, x), this->type());
+    return device_view(kView(this->attrs_, x), this->type());
   }
 };
-
 template <class T>
-class CudaSlice : public CudaViewFunction<T> {
- public:
-  using CudaViewFunction<T>::CudaViewFunction;
-
- protected:
-  k::StridedView make_view(const Shape& x, const Shape&) override {
-    return device_view(ops::slice_view(this->attrs_, x), this->type());
-  }
-};
-
-// Flip: a copy reading the flipped axes backwards; backward is the same permutation in reverse.
+using CudaTranspose = CudaCpuView<T, ops::transpose_view>;
 template <class T>
-class CudaFlip : public CudaViewFunction<T> {
- public:
-  using CudaViewFunction<T>::CudaViewFunction;
-
- protected:
-  k::StridedView make_view(const Shape& x, const Shape&) override {
-    return device_view(ops::flip_view(this->attrs_, x), this->type());
-  }
-};
+using CudaSlice = CudaCpuView<T, ops::slice_view>;
+template <class T>
+using CudaFlip = CudaCpuView<T, ops::flip_view>;
 
 // Broadcast and BroadcastTo: a copy with stride 0 on repeated axes; backward sums over those axes.
 template <class T>
