@@ -1,11 +1,17 @@
-// The CUDA kernels registered are exactly cuda_kernels.def, and each has a case: a test suite named after its op
-// here, whose per-op tester compares every registered backend with cpu:float.
+// The CUDA kernels registered are exactly cuda_kernels.def, and each has a case, checked from the inventory alone
+// (so on machines without a GPU too): a float kernel, a test suite named after its op here, whose per-op tester
+// compares every registered float backend with cpu:float; a half kernel, or one of an op the per-op tester does
+// not compare (ops_not_compared_with_cpu), a case in tests/gpu naming the op.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "nn/ops/op_registry.hpp"
+#include "op_tester.hpp"
 
 namespace {
 
@@ -37,13 +43,35 @@ TEST(CudaCoverage, RegistrationsMatchTheInventory) {
     EXPECT_TRUE(actual.count(k)) << "in nn/cuda/cuda_kernels.def but not registered: " << k;
 }
 
+// The text of tests/gpu's test sources.
+std::string gpu_test_sources() {
+  std::string text;
+  for (const auto& entry : std::filesystem::directory_iterator(NN_GPU_TEST_DIR)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("test_", 0) != 0 || entry.path().extension() != ".cpp") continue;
+    std::ifstream in(entry.path());
+    std::ostringstream s;
+    s << in.rdbuf();
+    text += s.str();
+  }
+  return text;
+}
+
 TEST(CudaCoverage, EveryCudaKernelHasACase) {
   std::set<std::string> suites;
   auto* ut = ::testing::UnitTest::GetInstance();
   for (int i = 0; i < ut->total_test_suite_count(); ++i) suites.insert(ut->GetTestSuite(i)->name());
+  const std::string gpu_tests = gpu_test_sources();
+  ASSERT_FALSE(gpu_tests.empty()) << "no test sources in " << NN_GPU_TEST_DIR;
   for (const std::string& k : inventory()) {
     const std::string op = k.substr(0, k.find(' '));
-    EXPECT_TRUE(suites.count(op)) << k << " has no case: no test suite named " << op;
+    const bool half = k.find(":half") != std::string::npos;
+    if (half || nn::test::ops_not_compared_with_cpu().count(op)) {
+      EXPECT_NE(gpu_tests.find("\"" + op + "\""), std::string::npos)
+          << k << " has no case: no test in tests/gpu names " << op;
+    } else {
+      EXPECT_TRUE(suites.count(op)) << k << " has no case: no test suite named " << op;
+    }
   }
 }
 

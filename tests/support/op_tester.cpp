@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "backend_compare.hpp"
 #include "nn/core/context.hpp"
 #include "nn/core/error.hpp"
 #include "nn/graph/variable.hpp"
@@ -54,9 +55,9 @@ struct Built {
   }
 };
 
-Built build(const OpTestCase& tc, const Context& ctx = cpu_context()) {
+Built build(const OpTestCase& tc) {
   Built b;
-  b.f = OpRegistry::instance().create(tc.type, tc.attrs, ctx);
+  b.f = OpRegistry::instance().create(tc.type, tc.attrs, cpu_context());
   for (const auto& a : tc.inputs) {
     auto v = Variable::create(a.shape, true);
     float* p = v->data()->cast<float>(true);
@@ -83,71 +84,43 @@ void expect_close(const char* what, double got, double want, double atol, double
       << what << " mismatch at " << where << ": got " << got << ", want " << want;
 }
 
-// Outputs and input grads of one forward and backward on `ctx` (accum: onto grads pre-filled with 0.5).
-struct Outcome {
-  std::vector<std::vector<float>> outputs, grads;
-};
-Outcome run_on(const OpTestCase& tc, const Context& ctx, const std::vector<std::vector<double>>& g,
-               const std::vector<bool>& wanted, bool accum) {
-  Built b = build(tc, ctx);
-  b.f->forward(b.raw_in(), b.raw_out());
-  Outcome r;
-  for (const auto& o : b.out) r.outputs.push_back(o->data()->to_vector());
-  if (!tc.check_backward || !b.f->has_backward()) return r;
-  for (size_t o = 0; o < b.out.size() && o < g.size(); ++o) {
-    float* p = b.out[o]->grad()->cast<float>(true);
-    for (size_t i = 0; i < g[o].size(); ++i) p[i] = float(g[o][i]);
-  }
-  if (accum)
-    for (const auto& v : b.in) v->grad()->fill(0.5);
-  b.f->backward(b.raw_in(), b.raw_out(), wanted, std::vector<bool>(b.in.size(), accum));
-  for (size_t i = 0; i < b.in.size(); ++i)
-    r.grads.push_back(wanted[i] ? b.in[i]->grad()->to_vector() : std::vector<float>{});
-  return r;
-}
-
-void expect_same(const std::vector<float>& got, const std::vector<float>& cpu, const OpTestCase& tc,
-                 const std::string& what) {
-  ASSERT_EQ(got.size(), cpu.size()) << what;
-  int bad = 0;
-  for (size_t i = 0; i < cpu.size() && bad < 5; ++i)
-    if (std::fabs(double(got[i]) - cpu[i]) > tc.atol + tc.rtol * std::fabs(double(cpu[i]))) {
-      ++bad;
-      ADD_FAILURE() << what << "[" << i << "]: got " << got[i] << ", cpu:float gives " << cpu[i];
-    }
-}
-
-// Ops whose CUDA kernels cannot give the CPU's values: Dropout draws its mask from the device's generator, and
-// ImageAugmentation rounds its sampling positions differently (tests/gpu checks both by statistics and 1e-3).
-const std::set<std::string> kNotComparedWithCpu = {"Dropout", "ImageAugmentation"};
-
-// Every other registered float kernel of the op (cuda:float, cudnn:float) against cpu:float on the same inputs
-// and output grads: outputs and input grads, accum off and on. Backends without a device are skipped.
+// Every other registered float kernel of the op (cuda:float, cudnn:float) against cpu:float on the case's inputs
+// and output grads (backend_compare.hpp). Backends without a device are skipped.
 void compare_backends(const OpTestCase& tc, const std::vector<std::vector<double>>& g,
                       const std::vector<bool>& wanted) {
-  if (kNotComparedWithCpu.count(tc.type)) return;
+  if (ops_not_compared_with_cpu().count(tc.type)) return;
+  BackendCase c;
+  c.op = tc.type;
+  c.attrs = tc.attrs;
+  for (const auto& a : tc.inputs) {
+    c.shapes.push_back(a.shape);
+    c.values.emplace_back(a.data.begin(), a.data.end());
+  }
+  for (const auto& go : g) c.output_grads.emplace_back(go.begin(), go.end());
+  c.grad = wanted;
+  c.atol = tc.atol;
+  c.rtol = tc.rtol;
+  c.backward = tc.check_backward;
   for (const std::string& kernel : OpRegistry::instance().kernels(tc.type)) {
     if (kernel.rfind("cpu:", 0) == 0 || kernel.find(":float") == std::string::npos) continue;
-    const Context ctx = parse_context(kernel);
     try {
-      check_context_available(ctx);
+      check_context_available(parse_context(kernel));
     } catch (const Error&) {
       continue;  // no device for this backend here
     }
-    SCOPED_TRACE(kernel + " against cpu:float");
-    for (bool accum : {false, true}) {
-      const Outcome cpu = run_on(tc, cpu_context(), g, wanted, accum), other = run_on(tc, ctx, g, wanted, accum);
-      const std::string mode = accum ? " (accum)" : "";
-      for (size_t o = 0; o < cpu.outputs.size(); ++o)
-        expect_same(other.outputs[o], cpu.outputs[o], tc, "output " + std::to_string(o) + mode);
-      ASSERT_EQ(other.grads.size(), cpu.grads.size()) << "backward" << mode;
-      for (size_t i = 0; i < cpu.grads.size(); ++i)
-        expect_same(other.grads[i], cpu.grads[i], tc, "grad of input " + std::to_string(i) + mode);
-    }
+    c.context = kernel;
+    compare_with_cpu(c);
   }
 }
 
 }  // namespace
+
+// Dropout draws its mask from the device's generator, and ImageAugmentation rounds its sampling positions
+// differently (tests/gpu checks both by statistics and 1e-3).
+const std::set<std::string>& ops_not_compared_with_cpu() {
+  static const std::set<std::string> ops = {"Dropout", "ImageAugmentation"};
+  return ops;
+}
 
 void run_op_test(const OpTestCase& tc) {
   SCOPED_TRACE(tc.type);

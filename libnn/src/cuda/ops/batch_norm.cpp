@@ -24,7 +24,7 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
     mean_ = int(in.size()) - 2;
     var_ = int(in.size()) - 1;
     const Shape& xs = in[0]->shape();
-    const int axis = normalize_axis(attrs_.get_ints("axes")[0], xs.size(), "BatchNormalization: axis");
+    const int axis = args_.axis(xs);
     dims_ = k::BnDims{};
     dims_.outer = shape_size(xs, 0, size_t(axis));
     dims_.channels = xs[size_t(axis)];

@@ -5,6 +5,7 @@
 #include "cuda/kernels/conv.hpp"
 #include "cuda/ops/cuda_ops.hpp"
 #include "cuda/ops/cudnn_conv.hpp"
+#include "ops/binary_layer/binary_layer_args.hpp"
 #include "ops/nn_layer/conv_core.hpp"
 
 namespace nn::cuda {
@@ -140,7 +141,7 @@ class CudnnConvolution : public CudaWithCpuSetup {
 
   // Writes binary_weight (and alpha) from weight as the CPU kernel does; returns the weight to apply.
   const T* binarized_weight(const Variables& in) {
-    const float zero_to = float(attrs_.get_float("quantize_zero_to"));
+    const float zero_to = ops::BinaryLayerArgs(attrs_).quantize_zero_to;
     const int64_t n = in[1]->size();
     const T* w = data_in<T>(in[1]);
     T* bw = data_out<T>(in[2]);

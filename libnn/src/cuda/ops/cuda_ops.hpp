@@ -7,13 +7,15 @@
 namespace nn::cuda {
 
 void register_elementwise_kernels(OpRegistry& r);
-void register_array_kernels(OpRegistry& r);
+void register_strided_view_kernels(OpRegistry& r);        // ops/strided_views.cpp: Reshape, Transpose, Slice, ...
+void register_concat_split_stack_kernels(OpRegistry& r);  // ops/concat_split_stack.cpp
+void register_reduction_kernels(OpRegistry& r);           // ops/reductions.cpp: Sum, Mean, Max, Min, Prod
+void register_remap_kernels(OpRegistry& r);               // ops/remap.cpp: Pad, RandomFlip, RandomShift
 void register_linalg_kernels(OpRegistry& r);
 void register_softmax_kernels(OpRegistry& r);
 void register_convolution_kernels(OpRegistry& r);   // ops/convolution.cpp (cuDNN)
 void register_pool_norm_kernels(OpRegistry& r);     // ops/pooling.cpp, ops/batch_norm.cpp (cuDNN)
 void register_math_kernels(OpRegistry& r);          // ops/math.cpp: more activations, arithmetic, losses
-void register_shape_kernels(OpRegistry& r);         // ops/shape.cpp: split/stack/flip/pad/..., reductions
 void register_augmentation_kernels(OpRegistry& r);  // ops/image_augmentation.cpp
 
 // setup_impl runs the CPU kernel's setup, so validation, error texts and output shapes are the CPU ones.
@@ -39,7 +41,7 @@ class CudaAxisOp : public CudaWithCpuSetup {
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaWithCpuSetup::setup_impl(in, out);
     const Shape& s = in[0]->shape();
-    split_ = ops::split_at_axis(s, normalize_axis(attrs_.get_int("axis", int64_t(s.size()) - 1), s.size(), "axis"));
+    split_ = ops::split_at_axis(s, ops::axis_argument(attrs_, s));
   }
   ops::AxisSplit split_;
 };

@@ -86,7 +86,7 @@ template <class T, k::Binary kOp>
 class CudaBinary : public CudaWithCpuSetup {
  public:
   CudaBinary(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), param_(kOp == k::Binary::kHuberLoss ? float(attrs_.get_float("delta")) : 0.f) {}
+      : CudaWithCpuSetup(s, c, a), param_(kOp == k::Binary::kHuberLoss ? ops::DeltaParams(attrs_).delta : 0.f) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {

@@ -13,7 +13,7 @@ namespace {
 class CudaImageAugmentation : public CudaWithCpuSetup {
  public:
   CudaImageAugmentation(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), random_(attrs_.get_int("seed")), settings_(attrs_) {}
+      : CudaWithCpuSetup(s, c, a), settings_(attrs_), random_(settings_.seed) {}
   bool is_stochastic() const override { return true; }
   bool has_backward() const override { return false; }
 
@@ -22,7 +22,6 @@ class CudaImageAugmentation : public CudaWithCpuSetup {
     CudaWithCpuSetup::setup_impl(in, out);  // shape, pad and the settings are checked there
     const Shape& xs = in[0]->shape();
     const Shape& ys = out[0]->shape();
-    pad_ = attrs_.get_ints("pad");
     dims_ = k::AugmentDims{};
     dims_.w_in = int(xs[xs.size() - 1]);
     dims_.h_in = int(xs[xs.size() - 2]);
@@ -58,7 +57,7 @@ class CudaImageAugmentation : public CudaWithCpuSetup {
     normals_.clear();
     for (int64_t im = 0; im < dims_.images; ++im) {
       const ops::AugmentDraw d = ops::draw_augmentation(g, settings_, dims_.w_in, dims_.h_in, dims_.w_out,
-                                                        dims_.h_out, int(pad_[1]), int(pad_[0]), c_count);
+                                                        dims_.h_out, int(settings_.pad[1]), int(settings_.pad[0]), c_count);
       images_[size_t(im)] = {d.x0, d.y0, d.x_ax, d.y_ax, d.x_ay, d.y_ay, d.distortion, d.noise};
       for (int c = 0; c < c_count; ++c) {
         shift_[size_t(im * c_count + c)] = d.shift[size_t(c)];
@@ -82,9 +81,8 @@ class CudaImageAugmentation : public CudaWithCpuSetup {
     return static_cast<const float*>(upload_raw(host, device));
   }
 
-  SeededRandom random_;
   ops::AugmentSettings settings_;
-  Shape pad_;
+  SeededRandom random_;
   k::AugmentDims dims_;
   std::vector<k::AugmentImage> images_;
   std::vector<float> shift_, gain_, normals_;

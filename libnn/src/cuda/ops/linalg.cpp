@@ -6,6 +6,8 @@
 #include "cuda/kernels/conv.hpp"
 #include "cuda/kernels/kernels.hpp"
 #include "cuda/ops/cuda_ops.hpp"
+#include "ops/array/array_args.hpp"
+#include "ops/binary_layer/binary_layer_args.hpp"
 #include "ops/nn_layer/affine_core.hpp"
 
 namespace nn::cuda {
@@ -122,7 +124,7 @@ class CudaAffine : public CudaFunction {
 template <class T, bool kScaled>
 class CudaBinaryAffine : public CudaWithCpuSetup {
  public:
-  using CudaWithCpuSetup::CudaWithCpuSetup;
+  CudaBinaryAffine(const OpSchema& s, const Context& c, const Attrs& a) : CudaWithCpuSetup(s, c, a), args_(attrs_) {}
 
  protected:
   static constexpr size_t kBiasIndex = kScaled ? 4 : 3;
@@ -130,13 +132,12 @@ class CudaBinaryAffine : public CudaWithCpuSetup {
     CudaWithCpuSetup::setup_impl(in, out);  // binary_weight/alpha shapes are checked there
     Shape b;
     if (has_bias(in)) b = in[kBiasIndex]->shape();
-    products_.plan(type().c_str(), in[0]->shape(), in[1]->shape(), has_bias(in) ? &b : nullptr,
-                   attrs_.get_int("base_axis"));
+    products_.plan(type().c_str(), in[0]->shape(), in[1]->shape(), has_bias(in) ? &b : nullptr, args_.base_axis);
     scaled_weight_.reset();
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
-    const float zero_to = float(attrs_.get_float("quantize_zero_to"));
+    const float zero_to = args_.quantize_zero_to;
     const T* w = data_in<T>(in[1]);
     T* bw = data_out<T>(in[2]);
     const T* applied = bw;
@@ -173,6 +174,7 @@ class CudaBinaryAffine : public CudaWithCpuSetup {
 
  private:
   bool has_bias(const Variables& in) const { return in.size() > kBiasIndex; }
+  ops::BinaryLayerArgs args_;
   AffineProducts<T> products_;
   std::shared_ptr<Buffer> scaled_weight_;  // BinaryWeightAffine: sign(W) * alpha, kept for backward
 };
@@ -189,54 +191,44 @@ class CudaBatchMatmul : public CudaWithCpuSetup {
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    CudaWithCpuSetup::setup_impl(in, out);
-    const Shape& as = in[0]->shape();
-    const Shape& bs = in[1]->shape();
-    ta_ = attrs_.get_bool("transpose_a");
-    tb_ = attrs_.get_bool("transpose_b");
-    rows_a_ = as[as.size() - 2], cols_a_ = as.back();
-    rows_b_ = bs[bs.size() - 2], cols_b_ = bs.back();
-    m_ = ta_ ? cols_a_ : rows_a_;
-    k_ = ta_ ? rows_a_ : cols_a_;
-    n_ = tb_ ? rows_b_ : cols_b_;
-    batch_ = shape_size(as, 0, as.size() - 2);
+    CudaWithCpuSetup::setup_impl(in, out);  // the shapes are checked there
+    p_ = ops::plan_batch_matmul(attrs_, in[0]->shape(), in[1]->shape());
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
     const T* a = data_in<T>(in[0]);
     const T* b = data_in<T>(in[1]);
-    gemm_row_major(cublas(ctx_.device_id), st(), ta_, tb_, m_, n_, k_, a, cols_a_, b, cols_b_, 0.f,
-                   data_out<T>(out[0]), n_, batch_, rows_a_ * cols_a_, rows_b_ * cols_b_, m_ * n_);
+    gemm_row_major(cublas(ctx_.device_id), st(), p_.ta, p_.tb, p_.m, p_.n, p_.k, a, p_.cols_a, b, p_.cols_b, 0.f,
+                   data_out<T>(out[0]), p_.n, p_.samples, p_.rows_a * p_.cols_a, p_.rows_b * p_.cols_b, p_.m * p_.n);
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
     auto scope = enter();
     cublasHandle_t h = cublas(ctx_.device_id);
     const T* dy = grad_out<T>(out[0]);
-    const int64_t sa = rows_a_ * cols_a_, sb = rows_b_ * cols_b_, sy = m_ * n_;
+    const int64_t sa = p_.rows_a * p_.cols_a, sb = p_.rows_b * p_.cols_b, sy = p_.m * p_.n;
     if (prop[0]) {
       const T* b = data_in<T>(in[1]);
       T* da = grad_in<T>(in[0], accum[0]);
       const float beta = accum[0] ? 1.f : 0.f;
-      if (!ta_)  // da (m x k) = dy op(b)^T
-        gemm_row_major(h, st(), false, !tb_, m_, k_, n_, dy, n_, b, cols_b_, beta, da, cols_a_, batch_, sy, sb, sa);
+      if (!p_.ta)  // da (m x k) = dy op(b)^T
+        gemm_row_major(h, st(), false, !p_.tb, p_.m, p_.k, p_.n, dy, p_.n, b, p_.cols_b, beta, da, p_.cols_a, p_.samples, sy, sb, sa);
       else  // da (k x m) = op(b) dy^T
-        gemm_row_major(h, st(), tb_, true, k_, m_, n_, b, cols_b_, dy, n_, beta, da, cols_a_, batch_, sb, sy, sa);
+        gemm_row_major(h, st(), p_.tb, true, p_.k, p_.m, p_.n, b, p_.cols_b, dy, p_.n, beta, da, p_.cols_a, p_.samples, sb, sy, sa);
     }
     if (prop[1]) {
       const T* a = data_in<T>(in[0]);
       T* db = grad_in<T>(in[1], accum[1]);
       const float beta = accum[1] ? 1.f : 0.f;
-      if (!tb_)  // db (k x n) = op(a)^T dy
-        gemm_row_major(h, st(), !ta_, false, k_, n_, m_, a, cols_a_, dy, n_, beta, db, cols_b_, batch_, sa, sy, sb);
+      if (!p_.tb)  // db (k x n) = op(a)^T dy
+        gemm_row_major(h, st(), !p_.ta, false, p_.k, p_.n, p_.m, a, p_.cols_a, dy, p_.n, beta, db, p_.cols_b, p_.samples, sa, sy, sb);
       else  // db (n x k) = dy^T op(a)
-        gemm_row_major(h, st(), true, ta_, n_, k_, m_, dy, n_, a, cols_a_, beta, db, cols_b_, batch_, sy, sa, sb);
+        gemm_row_major(h, st(), true, p_.ta, p_.n, p_.k, p_.m, dy, p_.n, a, p_.cols_a, beta, db, p_.cols_b, p_.samples, sy, sa, sb);
     }
   }
 
  private:
-  bool ta_ = false, tb_ = false;
-  int64_t rows_a_ = 0, cols_a_ = 0, rows_b_ = 0, cols_b_ = 0, m_ = 0, n_ = 0, k_ = 0, batch_ = 1;
+  ops::BatchMatmulPlan p_;
 };
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include "cuda/ops/elementwise.hpp"
 #include "nn/core/random.hpp"
 #include "ops/activation/axis_split.hpp"
+#include "ops/activation/prelu_args.hpp"
+#include "ops/stochastic/dropout_args.hpp"
 
 namespace nn::cuda {
 
@@ -17,13 +19,13 @@ template <class T, bool kElu>
 class CudaConcatActivation : public CudaWithCpuSetup {
  public:
   CudaConcatActivation(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), alpha_(kElu ? float(attrs_.get_float("alpha")) : 0.f) {}
+      : CudaWithCpuSetup(s, c, a), alpha_(kElu ? ops::AlphaParams(attrs_).alpha : 0.f) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaWithCpuSetup::setup_impl(in, out);
     const Shape& s = in[0]->shape();
-    const auto split = ops::split_at_axis(s, normalize_axis(attrs_.get_int("axis"), s.size(), "axis"));
+    const auto split = ops::split_at_axis(s, ops::axis_argument(attrs_, s));
     outer_ = split.outer;
     block_ = split.size * split.inner;
   }
@@ -55,10 +57,9 @@ class CudaPReLU : public CudaWithCpuSetup {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaWithCpuSetup::setup_impl(in, out);
-    const Shape& xs = in[0]->shape();
-    const auto base_axis = size_t(attrs_.get_int("base_axis"));
-    channels_ = in[1]->size() == 1 ? 1 : in[1]->shape()[0];
-    inner_ = shape_size(xs, base_axis + 1, xs.size());
+    const ops::PReluPlan plan = ops::plan_prelu(attrs_, in[0]->shape(), in[1]->shape());
+    channels_ = plan.channels;
+    inner_ = plan.inner;
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
@@ -106,15 +107,15 @@ template <class T>
 class CudaDropout : public CudaWithCpuSetup {
  public:
   CudaDropout(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), p_(attrs_.get_float("p")), seed_(attrs_.get_int("seed")) {}
+      : CudaWithCpuSetup(s, c, a), args_(attrs_) {}
   bool is_stochastic() const override { return true; }
 
  protected:
   // setup (the p check and the output shape) is the CPU kernel's.
   void forward_impl(const Variables& in, const Variables& out) override {
     auto scope = enter();
-    if (seed_ >= 0) {
-      key_ = mix64(mix64(uint64_t(seed_)) ^ calls_++);
+    if (args_.seed >= 0) {
+      key_ = mix64(mix64(uint64_t(args_.seed)) ^ calls_++);
     } else {
       RandomEngine& g = global_random();
       const uint64_t high = g();
@@ -122,7 +123,7 @@ class CudaDropout : public CudaWithCpuSetup {
     }
     has_key_ = true;
     const T* x = data_in<T>(in[0]);
-    k::dropout_forward<T>(st(), in[0]->size(), x, data_out<T>(out[0]), float(p_), scale(), key_);
+    k::dropout_forward<T>(st(), in[0]->size(), x, data_out<T>(out[0]), float(args_.p), scale(), key_);
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -130,13 +131,12 @@ class CudaDropout : public CudaWithCpuSetup {
     NN_CHECK(has_key_) << "Dropout: backward before forward";
     auto scope = enter();
     const T* dy = grad_out<T>(out[0]);
-    k::dropout_backward<T>(st(), in[0]->size(), dy, grad_in<T>(in[0], accum[0]), float(p_), scale(), key_, accum[0]);
+    k::dropout_backward<T>(st(), in[0]->size(), dy, grad_in<T>(in[0], accum[0]), float(args_.p), scale(), key_, accum[0]);
   }
 
  private:
-  float scale() const { return float(1.0 / (1.0 - p_)); }
-  double p_;
-  int64_t seed_;
+  float scale() const { return float(1.0 / (1.0 - args_.p)); }
+  ops::DropoutArgs args_;
   uint64_t calls_ = 0, key_ = 0;
   bool has_key_ = false;
 };

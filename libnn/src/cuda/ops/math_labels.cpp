@@ -5,6 +5,8 @@
 
 #include "cuda/kernels/math.hpp"
 #include "cuda/ops/cuda_ops.hpp"
+#include "ops/array/array_args.hpp"
+#include "ops/validation/top_n_error_args.hpp"
 
 namespace nn::cuda {
 namespace {
@@ -58,7 +60,7 @@ class CudaTopNError : public CudaLabelOp {
     check_labels(in[1], split_.size, "TopNError");
     const float* x = data_in(in[0]);
     const float* t = data_in(in[1]);
-    k::top_n_error_forward(st(), split_.outer, split_.size, split_.inner, x, t, attrs_.get_int("n"),
+    k::top_n_error_forward(st(), split_.outer, split_.size, split_.inner, x, t, ops::top_n(attrs_),
                            data_out(out[0]));
   }
   void backward_impl(const Variables& in, const Variables&, const std::vector<bool>& prop,
@@ -115,7 +117,7 @@ class CudaOneHot : public CudaWithCpuSetup {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaWithCpuSetup::setup_impl(in, out);
-    shape_ = attrs_.get_ints("shape", {});
+    shape_ = ops::one_hot_shape(attrs_);
     NN_CHECK(shape_.size() <= size_t(k::kMaxDims))
         << "OneHot: the CUDA kernel supports at most " << k::kMaxDims << " one-hot dimensions";
   }

@@ -64,7 +64,7 @@ template <class T, bool kAverage>
 class CudaWindowSum : public CudaWithCpuSetup {
  public:
   CudaWindowSum(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), including_pad_(kAverage && attrs_.get_bool("including_pad")) {}
+      : CudaWithCpuSetup(s, c, a), including_pad_(kAverage && ops::including_pad(attrs_)) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -131,7 +131,7 @@ class CudaUnpooling : public CudaWithCpuSetup {
   void setup_impl(const Variables& in, const Variables& out) override {
     CudaWithCpuSetup::setup_impl(in, out);  // checks kernel against x
     const Shape& x = in[0]->shape();
-    const Shape kernel = attrs_.get_ints("kernel", {});
+    const Shape kernel = ops::unpooling_kernel(x, attrs_);
     NN_CHECK(kernel.size() <= size_t(k::kMaxPoolDims))
         << "Unpooling: kernel " << to_string(kernel) << " has more than " << k::kMaxPoolDims << " axes on CUDA";
     const size_t first = x.size() - kernel.size();

@@ -3,6 +3,7 @@
 
 #include "ops/activation/axis_split.hpp"
 #include "ops/detail/op_common.hpp"
+#include "ops/detail/unary_params.hpp"
 
 namespace nn::ops {
 namespace {
@@ -13,7 +14,7 @@ struct ReluPart {
 };
 struct EluPart {
   float alpha;
-  explicit EluPart(const Attrs& a) : alpha(float(a.get_float("alpha"))) {}
+  explicit EluPart(const Attrs& a) : alpha(AlphaParams(a).alpha) {}
   float f(float x) const { return x >= 0.f ? x : alpha * std::expm1(x); }
   float df(float x) const { return x >= 0.f ? 1.f : alpha * std::exp(x); }
 };
@@ -27,7 +28,7 @@ class ConcatActivation : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     Shape s = in[0]->shape();
     NN_CHECK(!s.empty()) << type() << ": input must have at least one dimension";
-    int axis = normalize_axis(attrs_.get_int("axis"), s.size(), "axis");
+    int axis = axis_argument(attrs_, s);
     split_ = split_at_axis(s, axis);
     s[size_t(axis)] *= 2;
     out[0]->reshape(s, true);

@@ -1,4 +1,5 @@
 // PReLU: y = max(0, x) + w * min(0, x), one shared slope or one per channel (the axis base_axis).
+#include "ops/activation/prelu_args.hpp"
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
@@ -10,15 +11,9 @@ class PReLU : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    const Shape& ws = in[1]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis");
-    NN_CHECK(base_axis >= 0 && base_axis < int64_t(xs.size()))
-        << "PReLU: base_axis " << base_axis << " is out of range for input shape " << to_string(xs);
-    NN_CHECK(in[1]->size() == 1 || (ws.size() == 1 && ws[0] == xs[size_t(base_axis)]))
-        << "PReLU: slope shape " << to_string(ws) << " must be (1,) or (" << xs[size_t(base_axis)]
-        << ",) for input shape " << to_string(xs) << " and base_axis " << base_axis;
-    channels_ = in[1]->size() == 1 ? 1 : ws[0];
-    inner_ = shape_size(xs, size_t(base_axis) + 1, xs.size());
+    const PReluPlan plan = plan_prelu(attrs_, xs, in[1]->shape());
+    channels_ = plan.channels;
+    inner_ = plan.inner;
     out[0]->reshape(xs, true);
   }
   // Slope index of element i.

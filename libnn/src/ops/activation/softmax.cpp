@@ -21,7 +21,7 @@ class SoftmaxBase : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& s = in[0]->shape();
     NN_CHECK(!s.empty()) << type() << ": input must have at least one dimension";
-    int axis = normalize_axis(attrs_.get_int("axis", int64_t(s.size()) - 1), s.size(), "Softmax axis");
+    int axis = axis_argument(attrs_, s, "Softmax axis");
     split_ = split_at_axis(s, axis);
     out[0]->reshape(s, true);
   }

@@ -1,6 +1,7 @@
 // Concatenate, Split and Stack: block copies over an (outer, axis, inner) view of the arrays.
 #include <algorithm>
 
+#include "ops/array/array_args.hpp"
 #include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
 
@@ -31,7 +32,7 @@ class Concatenate : public Function {
     NN_CHECK(!in.empty()) << "Concatenate needs at least one input";
     const Shape& s0 = in[0]->shape();
     NN_CHECK(!s0.empty()) << "Concatenate: inputs must have at least one dimension";
-    axis_ = normalize_axis(attrs_.get_int("axis", int64_t(s0.size()) - 1), s0.size(), "Concatenate: axis");
+    axis_ = concat_axis(attrs_, s0);
     Shape out_shape = s0;
     out_shape[axis_] = 0;
     for (size_t i = 0; i < in.size(); ++i) {
@@ -101,14 +102,14 @@ class Split : public Function {
     NN_CHECK(input_shapes.size() == 1 && !input_shapes[0].empty())
         << "Split: needs one input with a dimension";
     const Shape& s = input_shapes[0];
-    return int(s[normalize_axis(attrs_.get_int("axis"), s.size(), "Split: axis")]);
+    return int(s[split_axis(attrs_, s)]);
   }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     NN_CHECK(!xs.empty()) << "Split: input must have at least one dimension";
-    axis_ = normalize_axis(attrs_.get_int("axis"), xs.size(), "Split: axis");
+    axis_ = split_axis(attrs_, xs);
     NN_CHECK(int64_t(out.size()) == xs[axis_])
         << "Split: input " << to_string(xs) << " has " << xs[axis_] << " entries on axis " << axis_ << " but "
         << out.size() << " outputs were given";
@@ -151,10 +152,7 @@ class Stack : public Function {
     for (size_t i = 1; i < in.size(); ++i)
       NN_CHECK(in[i]->shape() == s0) << "Stack: input " << i << " " << to_string(in[i]->shape())
                                      << " differs from input 0 " << to_string(s0);
-    int64_t axis = attrs_.get_int("axis");
-    if (axis < 0) axis += int64_t(s0.size()) + 1;
-    NN_CHECK(axis >= 0 && axis <= int64_t(s0.size()))
-        << "Stack: axis " << attrs_.get_int("axis") << " is out of range for inputs " << to_string(s0);
+    const int64_t axis = stack_axis(attrs_, s0);
     Shape ys = s0;
     ys.insert(ys.begin() + axis, int64_t(in.size()));
     outer_ = shape_size(s0, 0, size_t(axis));

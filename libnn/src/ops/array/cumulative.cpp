@@ -134,8 +134,7 @@ class Norm : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     NN_CHECK(p_ >= 1) << "Norm: p must be >= 1, got " << p_;
-    plan_ = make_reduce_plan(in[0]->shape(), attrs_.get_ints("axes", {}), attrs_.has("axes"),
-                             attrs_.get_bool("keep_dims"));
+    plan_ = make_reduce_plan(in[0]->shape(), attrs_);
     out[0]->reshape(plan_.out_shape, true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {

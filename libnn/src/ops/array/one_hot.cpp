@@ -1,6 +1,7 @@
 // OneHot: integer indices (..., N) -> one-hot array (..., shape[0], ..., shape[N-1]); not differentiable.
 #include <cmath>
 
+#include "ops/array/array_args.hpp"
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
@@ -14,7 +15,7 @@ class OneHot : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    shape_ = attrs_.get_ints("shape", {});
+    shape_ = one_hot_shape(attrs_);
     NN_CHECK(!xs.empty() && int64_t(shape_.size()) == xs.back())
         << "OneHot: the last dimension of input " << to_string(xs) << " must equal the length of shape "
         << to_string(shape_);

@@ -1,51 +1,60 @@
 // Pad: constant, reflect or repeat (edge) padding of the trailing axes, as nnabla's Pad.
+#include <algorithm>
 #include <cstdlib>
 
+#include "ops/array/array_args.hpp"
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
+
+// Pad's source tables: declared in array_args.hpp.
+std::vector<std::vector<int64_t>> pad_source_tables(const PadArgs& args, const Shape& xs, Shape& ys) {
+  const auto& pw = args.pad_width;
+  const std::string& mode = args.mode;
+  NN_CHECK(mode == "constant" || mode == "reflect" || mode == "repeat")
+      << "Pad: mode '" << mode << "' is not one of constant, reflect, repeat";
+  const bool constant = mode == "constant";
+  NN_CHECK(pw.size() % 2 == 0 && pw.size() <= 2 * xs.size())
+      << "Pad: pad_width " << to_string(pw)
+      << " must hold an even number of values, at most twice the rank of " << to_string(xs);
+  for (int64_t p : pw) NN_CHECK(p >= 0) << "Pad: pad_width " << to_string(pw) << " must not be negative";
+  const size_t lead = xs.size() - pw.size() / 2;
+  ys = xs;
+  std::vector<std::vector<int64_t>> source(xs.size());
+  for (size_t d = 0; d < xs.size(); ++d) {
+    const int64_t before = d < lead ? 0 : pw[2 * (d - lead)], after = d < lead ? 0 : pw[2 * (d - lead) + 1];
+    const int64_t len = xs[d];
+    ys[d] = len + before + after;
+    NN_CHECK(constant || len > 0 || ys[d] == 0)
+        << "Pad: cannot " << mode << "-pad an empty axis of " << to_string(xs);
+    auto& src = source[d];
+    src.resize(size_t(ys[d]));
+    for (int64_t i = 0; i < ys[d]; ++i) {
+      const int64_t j = i - before;
+      if (mode == "constant") {
+        src[i] = j >= 0 && j < len ? j : -1;
+      } else if (mode == "repeat") {
+        src[i] = std::min(std::max<int64_t>(j, 0), len - 1);
+      } else {  // reflect about the edges without repeating them (numpy 'reflect')
+        const int64_t period = len - 1, a = std::abs(j);
+        src[i] = period > 0 ? std::abs(((a / period) & 1) * period - a % period) : 0;
+      }
+    }
+  }
+  return source;
+}
+
 namespace {
 
 class Pad : public Function {
  public:
-  using Function::Function;
+  Pad(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), args_(attrs_) {}
   bool grad_depends_input_data(int, int) const override { return false; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    const Shape& xs = in[0]->shape();
-    const auto pw = attrs_.get_ints("pad_width", {});
-    const std::string mode = attrs_.get_string("mode");
-    NN_CHECK(mode == "constant" || mode == "reflect" || mode == "repeat")
-        << "Pad: mode '" << mode << "' is not one of constant, reflect, repeat";
-    constant_ = mode == "constant";
-    NN_CHECK(pw.size() % 2 == 0 && pw.size() <= 2 * xs.size())
-        << "Pad: pad_width " << to_string(pw)
-        << " must hold an even number of values, at most twice the rank of " << to_string(xs);
-    for (int64_t p : pw) NN_CHECK(p >= 0) << "Pad: pad_width " << to_string(pw) << " must not be negative";
-    const size_t lead = xs.size() - pw.size() / 2;
-    Shape ys = xs;
-    source_.assign(xs.size(), {});
-    for (size_t d = 0; d < xs.size(); ++d) {
-      const int64_t before = d < lead ? 0 : pw[2 * (d - lead)], after = d < lead ? 0 : pw[2 * (d - lead) + 1];
-      const int64_t len = xs[d];
-      ys[d] = len + before + after;
-      NN_CHECK(constant_ || len > 0 || ys[d] == 0)
-          << "Pad: cannot " << mode << "-pad an empty axis of " << to_string(xs);
-      auto& src = source_[d];
-      src.resize(size_t(ys[d]));
-      for (int64_t i = 0; i < ys[d]; ++i) {
-        const int64_t j = i - before;
-        if (mode == "constant") {
-          src[i] = j >= 0 && j < len ? j : -1;
-        } else if (mode == "repeat") {
-          src[i] = std::min(std::max<int64_t>(j, 0), len - 1);
-        } else {  // reflect about the edges without repeating them (numpy 'reflect')
-          const int64_t period = len - 1, a = std::abs(j);
-          src[i] = period > 0 ? std::abs(((a / period) & 1) * period - a % period) : 0;
-        }
-      }
-    }
+    Shape ys;
+    source_ = pad_source_tables(args_, in[0]->shape(), ys);
     out[0]->reshape(ys, true);
   }
 
@@ -73,7 +82,7 @@ class Pad : public Function {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
-    const float value = float(attrs_.get_float("constant_value"));
+    const float value = args_.constant_value;
     for_each(in[0]->shape(), out[0]->shape(),
              [&](int64_t i, int64_t off) { y[i] = off < 0 ? value : x[off]; });
   }
@@ -88,7 +97,7 @@ class Pad : public Function {
   }
 
  private:
-  bool constant_ = true;
+  PadArgs args_;
   std::vector<std::vector<int64_t>> source_;  // per axis: input index of each output index, -1 = constant
 };
 

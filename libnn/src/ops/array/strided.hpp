@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "nn/core/shape.hpp"
+#include "nn/ops/attributes.hpp"
 
 namespace nn::ops {
 
@@ -15,6 +16,14 @@ struct StridedView {
   std::vector<int64_t> stride;  // input stride per view axis
   int64_t base = 0;             // input offset of view index (0, ..., 0)
 };
+
+// The views of the ops whose output is one view of one input, from their arguments (checked against the
+// input shapes): the CPU kernels and the CUDA ones copy through the same view.
+StridedView transpose_view(const Attrs& attrs, const Shape& xs);
+StridedView broadcast_view(const Attrs& attrs, const Shape& xs);
+StridedView broadcast_to_view(const Attrs& attrs, const Shape& xs, const Shape& ys);  // a view of y
+StridedView flip_view(const Attrs& attrs, const Shape& xs);
+StridedView slice_view(const Attrs& attrs, const Shape& xs);
 
 // Calls f(out_index, in_offset) for every element in C order (odometer over the view shape).
 template <class F>

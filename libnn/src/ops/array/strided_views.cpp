@@ -41,26 +41,125 @@ class StridedViewFunction : public Function {
 // The identity view of shape s (strides in C order).
 StridedView identity_view(const Shape& s) { return {s, shape_strides(s), 0}; }
 
+}  // namespace
+
+StridedView transpose_view(const Attrs& attrs, const Shape& xs) {
+  auto axes = attrs.get_ints("axes", {});
+  NN_CHECK(axes.size() == xs.size()) << "Transpose: axes " << to_string(axes) << " must list each of the "
+                                     << xs.size() << " axes of input " << to_string(xs);
+  const Shape strides = shape_strides(xs);
+  std::vector<bool> seen(xs.size(), false);
+  StridedView v;
+  for (int64_t a : axes) {
+    int ax = normalize_axis(a, xs.size(), "Transpose: axis");
+    NN_CHECK(!seen[ax]) << "Transpose: axes " << to_string(axes) << " repeat axis " << a;
+    seen[ax] = true;
+    v.shape.push_back(xs[ax]);
+    v.stride.push_back(strides[ax]);
+  }
+  return v;
+}
+
+StridedView broadcast_view(const Attrs& attrs, const Shape& xs) {
+  Shape shape = attrs.get_ints("shape", {});
+  NN_CHECK(xs.empty() || xs.size() == shape.size())
+      << "Broadcast: input " << to_string(xs) << " and shape " << to_string(shape)
+      << " must have the same number of dimensions";
+  check_shape(shape, "Broadcast: shape");
+  const Shape strides = shape_strides(xs);
+  StridedView v{shape, std::vector<int64_t>(shape.size(), 0), 0};
+  for (size_t d = 0; d < xs.size(); ++d) {
+    NN_CHECK(xs[d] == shape[d] || xs[d] == 1)
+        << "Broadcast: dimension " << d << " of input " << to_string(xs) << " must be 1 or " << shape[d]
+        << " (shape " << to_string(shape) << ")";
+    v.stride[d] = xs[d] == shape[d] ? strides[d] : 0;
+  }
+  return v;
+}
+
+StridedView broadcast_to_view(const Attrs& attrs, const Shape& xs, const Shape& ys) {
+  NN_CHECK(xs.size() >= ys.size()) << "BroadcastTo: y " << to_string(ys) << " has more dimensions than x "
+                                   << to_string(xs);
+  int64_t axis = attrs.get_int("axis");
+  if (axis < 0) axis = int64_t(xs.size() - ys.size());
+  NN_CHECK(axis + int64_t(ys.size()) <= int64_t(xs.size()) && (ys.empty() || axis < int64_t(xs.size())))
+      << "BroadcastTo: axis " << axis << " does not fit y " << to_string(ys) << " into x " << to_string(xs);
+  const Shape ystrides = shape_strides(ys);
+  StridedView v{xs, std::vector<int64_t>(xs.size(), 0), 0};
+  for (size_t i = 0; i < ys.size(); ++i) {
+    NN_CHECK(xs[axis + i] == ys[i])
+        << "BroadcastTo: dimension " << axis + int64_t(i) << " of x " << to_string(xs)
+        << " does not match dimension " << i << " of y " << to_string(ys);
+    v.stride[axis + i] = ystrides[i];
+  }
+  return v;
+}
+
+StridedView flip_view(const Attrs& attrs, const Shape& xs) {
+  NN_CHECK(!xs.empty()) << "Flip: input must have at least one dimension";
+  auto axes = attrs.get_ints("axes", {int64_t(xs.size()) - 1});
+  StridedView v = identity_view(xs);
+  std::vector<bool> flipped(xs.size(), false);
+  for (int64_t a : axes) flipped[normalize_axis(a, xs.size(), "Flip: axis")] = true;
+  for (size_t d = 0; d < xs.size(); ++d) {
+    if (!flipped[d] || xs[d] == 0) continue;
+    v.base += (xs[d] - 1) * v.stride[d];
+    v.stride[d] = -v.stride[d];
+  }
+  return v;
+}
+
+StridedView slice_view(const Attrs& attrs, const Shape& xs) {
+  const int nd = int(xs.size());
+  auto start = attrs.get_ints("start", {});
+  auto stop = attrs.get_ints("stop", {});
+  auto step = attrs.get_ints("step", {});
+  if (!attrs.has("start")) start.assign(xs.size(), 0);
+  if (!attrs.has("stop")) stop = xs;
+  if (!attrs.has("step")) step.assign(xs.size(), 1);
+  NN_CHECK(start.size() == stop.size() && start.size() == step.size() && int(start.size()) <= nd)
+      << "Slice: start " << to_string(start) << ", stop " << to_string(stop) << " and step "
+      << to_string(step) << " must have the same length, at most the rank of input " << to_string(xs);
+  const size_t lead = xs.size() - start.size();
+  start.insert(start.begin(), lead, 0);
+  stop.insert(stop.begin(), xs.begin(), xs.begin() + lead);
+  step.insert(step.begin(), lead, 1);
+  constexpr int64_t kNone = INT_MAX;
+  const Shape strides = shape_strides(xs);
+  StridedView v;
+  for (int d = 0; d < nd; ++d) {
+    int64_t b = start[d], e = stop[d], s = step[d];
+    NN_CHECK(s != 0) << "Slice: step of axis " << d << " must not be 0 (step " << to_string(step) << ")";
+    if (s == kNone) s = 1;
+    if (b < 0) b += xs[d];
+    if (e < 0) e += xs[d];
+    if (b == kNone) b = s > 0 ? 0 : xs[d] - 1;
+    if (e == kNone) e = s > 0 ? xs[d] : -1;
+    int64_t n = 0;
+    if (s < 0 && b > e) n = (b - 1 - e) / -s + 1;
+    if (s > 0 && b < e) n = (std::min(e, xs[d]) - 1 - b) / s + 1;
+    if (n > 0) {
+      const int64_t last = b + (n - 1) * s;
+      NN_CHECK(b >= 0 && b < xs[d] && last >= 0 && last < xs[d])
+          << "Slice: axis " << d << " range start " << start[d] << " stop " << stop[d] << " step "
+          << step[d] << " is outside input " << to_string(xs);
+      v.base += b * strides[d];
+    }
+    v.shape.push_back(n);
+    v.stride.push_back(s * strides[d]);
+  }
+  return v;
+}
+
+namespace {
+
 class Transpose : public StridedViewFunction {
  public:
   using StridedViewFunction::StridedViewFunction;
 
  protected:
   StridedView make_view(const Variables& in, Shape& out_shape) override {
-    const Shape& xs = in[0]->shape();
-    auto axes = attrs_.get_ints("axes", {});
-    NN_CHECK(axes.size() == xs.size()) << "Transpose: axes " << to_string(axes) << " must list each of the "
-                                       << xs.size() << " axes of input " << to_string(xs);
-    const Shape strides = shape_strides(xs);
-    std::vector<bool> seen(xs.size(), false);
-    StridedView v;
-    for (int64_t a : axes) {
-      int ax = normalize_axis(a, xs.size(), "Transpose: axis");
-      NN_CHECK(!seen[ax]) << "Transpose: axes " << to_string(axes) << " repeat axis " << a;
-      seen[ax] = true;
-      v.shape.push_back(xs[ax]);
-      v.stride.push_back(strides[ax]);
-    }
+    StridedView v = transpose_view(attrs_, in[0]->shape());
     out_shape = v.shape;
     return v;
   }
@@ -72,21 +171,8 @@ class Broadcast : public StridedViewFunction {
 
  protected:
   StridedView make_view(const Variables& in, Shape& out_shape) override {
-    const Shape& xs = in[0]->shape();
-    Shape shape = attrs_.get_ints("shape", {});
-    NN_CHECK(xs.empty() || xs.size() == shape.size())
-        << "Broadcast: input " << to_string(xs) << " and shape " << to_string(shape)
-        << " must have the same number of dimensions";
-    check_shape(shape, "Broadcast: shape");
-    const Shape strides = shape_strides(xs);
-    StridedView v{shape, std::vector<int64_t>(shape.size(), 0), 0};
-    for (size_t d = 0; d < xs.size(); ++d) {
-      NN_CHECK(xs[d] == shape[d] || xs[d] == 1)
-          << "Broadcast: dimension " << d << " of input " << to_string(xs) << " must be 1 or " << shape[d]
-          << " (shape " << to_string(shape) << ")";
-      v.stride[d] = xs[d] == shape[d] ? strides[d] : 0;
-    }
-    out_shape = shape;
+    StridedView v = broadcast_view(attrs_, in[0]->shape());
+    out_shape = v.shape;
     return v;
   }
 };
@@ -99,23 +185,8 @@ class BroadcastTo : public StridedViewFunction {
  protected:
   int source_input() const override { return 1; }
   StridedView make_view(const Variables& in, Shape& out_shape) override {
-    const Shape& xs = in[0]->shape();
-    const Shape& ys = in[1]->shape();
-    NN_CHECK(xs.size() >= ys.size()) << "BroadcastTo: y " << to_string(ys) << " has more dimensions than x "
-                                     << to_string(xs);
-    int64_t axis = attrs_.get_int("axis");
-    if (axis < 0) axis = int64_t(xs.size() - ys.size());
-    NN_CHECK(axis + int64_t(ys.size()) <= int64_t(xs.size()) && (ys.empty() || axis < int64_t(xs.size())))
-        << "BroadcastTo: axis " << axis << " does not fit y " << to_string(ys) << " into x " << to_string(xs);
-    const Shape ystrides = shape_strides(ys);
-    StridedView v{xs, std::vector<int64_t>(xs.size(), 0), 0};
-    for (size_t i = 0; i < ys.size(); ++i) {
-      NN_CHECK(xs[axis + i] == ys[i])
-          << "BroadcastTo: dimension " << axis + int64_t(i) << " of x " << to_string(xs)
-          << " does not match dimension " << i << " of y " << to_string(ys);
-      v.stride[axis + i] = ystrides[i];
-    }
-    out_shape = xs;
+    StridedView v = broadcast_to_view(attrs_, in[0]->shape(), in[1]->shape());
+    out_shape = v.shape;
     return v;
   }
 };
@@ -126,18 +197,8 @@ class Flip : public StridedViewFunction {
 
  protected:
   StridedView make_view(const Variables& in, Shape& out_shape) override {
-    const Shape& xs = in[0]->shape();
-    NN_CHECK(!xs.empty()) << "Flip: input must have at least one dimension";
-    auto axes = attrs_.get_ints("axes", {int64_t(xs.size()) - 1});
-    StridedView v = identity_view(xs);
-    std::vector<bool> flipped(xs.size(), false);
-    for (int64_t a : axes) flipped[normalize_axis(a, xs.size(), "Flip: axis")] = true;
-    for (size_t d = 0; d < xs.size(); ++d) {
-      if (!flipped[d] || xs[d] == 0) continue;
-      v.base += (xs[d] - 1) * v.stride[d];
-      v.stride[d] = -v.stride[d];
-    }
-    out_shape = xs;
+    StridedView v = flip_view(attrs_, in[0]->shape());
+    out_shape = v.shape;
     return v;
   }
 };
@@ -174,45 +235,7 @@ class Slice : public StridedViewFunction {
 
  protected:
   StridedView make_view(const Variables& in, Shape& out_shape) override {
-    const Shape& xs = in[0]->shape();
-    const int nd = int(xs.size());
-    auto start = attrs_.get_ints("start", {});
-    auto stop = attrs_.get_ints("stop", {});
-    auto step = attrs_.get_ints("step", {});
-    if (!attrs_.has("start")) start.assign(xs.size(), 0);
-    if (!attrs_.has("stop")) stop = xs;
-    if (!attrs_.has("step")) step.assign(xs.size(), 1);
-    NN_CHECK(start.size() == stop.size() && start.size() == step.size() && int(start.size()) <= nd)
-        << "Slice: start " << to_string(start) << ", stop " << to_string(stop) << " and step "
-        << to_string(step) << " must have the same length, at most the rank of input " << to_string(xs);
-    const size_t lead = xs.size() - start.size();
-    start.insert(start.begin(), lead, 0);
-    stop.insert(stop.begin(), xs.begin(), xs.begin() + lead);
-    step.insert(step.begin(), lead, 1);
-    constexpr int64_t kNone = INT_MAX;
-    const Shape strides = shape_strides(xs);
-    StridedView v;
-    for (int d = 0; d < nd; ++d) {
-      int64_t b = start[d], e = stop[d], s = step[d];
-      NN_CHECK(s != 0) << "Slice: step of axis " << d << " must not be 0 (step " << to_string(step) << ")";
-      if (s == kNone) s = 1;
-      if (b < 0) b += xs[d];
-      if (e < 0) e += xs[d];
-      if (b == kNone) b = s > 0 ? 0 : xs[d] - 1;
-      if (e == kNone) e = s > 0 ? xs[d] : -1;
-      int64_t n = 0;
-      if (s < 0 && b > e) n = (b - 1 - e) / -s + 1;
-      if (s > 0 && b < e) n = (std::min(e, xs[d]) - 1 - b) / s + 1;
-      if (n > 0) {
-        const int64_t last = b + (n - 1) * s;
-        NN_CHECK(b >= 0 && b < xs[d] && last >= 0 && last < xs[d])
-            << "Slice: axis " << d << " range start " << start[d] << " stop " << stop[d] << " step "
-            << step[d] << " is outside input " << to_string(xs);
-        v.base += b * strides[d];
-      }
-      v.shape.push_back(n);
-      v.stride.push_back(s * strides[d]);
-    }
+    StridedView v = slice_view(attrs_, in[0]->shape());
     out_shape = v.shape;
     return v;
   }

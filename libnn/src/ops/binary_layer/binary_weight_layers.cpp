@@ -3,6 +3,7 @@
 // gradient of the weight actually used (straight-through, as upstream).
 #include <cmath>
 
+#include "ops/binary_layer/binary_layer_args.hpp"
 #include "ops/detail/op_common.hpp"
 #include "ops/nn_layer/affine_core.hpp"
 #include "ops/nn_layer/conv_layer.hpp"
@@ -15,7 +16,7 @@ class BinaryLayer : public Function {
   // scaled: BinaryWeight* (inputs x, weight, binary_weight, alpha[, bias]); else BinaryConnect* (x, weight,
   // binary_weight[, bias]). affine: Affine geometry; else Convolution.
   BinaryLayer(const OpSchema& s, const Context& c, const Attrs& a, bool scaled, bool affine)
-      : Function(s, c, a), scaled_(scaled), affine_(affine), bias_index_(scaled ? 4 : 3) {}
+      : Function(s, c, a), args_(attrs_), scaled_(scaled), affine_(affine), bias_index_(scaled ? 4 : 3) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -37,7 +38,7 @@ class BinaryLayer : public Function {
     if (has_b) b = in[size_t(bias_index_)]->shape();
     Shape y;
     if (affine_) {
-      plan_ = plan_affine(type(), x, w, has_b ? &b : nullptr, attrs_.get_int("base_axis"));
+      plan_ = plan_affine(type(), x, w, has_b ? &b : nullptr, args_.base_axis);
       y = plan_.y_shape;
     } else {
       y = conv_.setup(type(), x, w, has_b ? &b : nullptr, attrs_, attrs_.get_int("group"));
@@ -49,7 +50,7 @@ class BinaryLayer : public Function {
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* w = in_data(in[1]);
     float* bw = in[2]->data()->cast<float>(true);
-    const float zero_to = float(attrs_.get_float("quantize_zero_to"));
+    const float zero_to = args_.quantize_zero_to;
     const int64_t n = in[1]->size();
     for (int64_t i = 0; i < n; ++i) bw[i] = w[i] > 0.f ? 1.f : w[i] < 0.f ? -1.f : zero_to;
     const float* used = bw;
@@ -90,6 +91,7 @@ class BinaryLayer : public Function {
  private:
   int64_t output_of(int64_t i) const { return affine_ ? i % outputs_ : i / per_output_; }
 
+  BinaryLayerArgs args_;
   bool scaled_, affine_;
   int bias_index_;
   int64_t outputs_ = 0, per_output_ = 0;

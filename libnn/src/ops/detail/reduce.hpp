@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "nn/core/shape.hpp"
+#include "nn/ops/attributes.hpp"
 
 namespace nn::ops {
 
@@ -20,6 +21,16 @@ struct ReducePlan {
 
 // axes empty with has_axes=false means all axes (nnabla's default).
 ReducePlan make_reduce_plan(const Shape& in, const std::vector<int64_t>& axes, bool has_axes, bool keep_dims);
+// The plan of a reduction op (Sum, Mean, Prod, Max, Min ...) from its `axes` (absent: all) and `keep_dims`,
+// for the CPU kernels and the CUDA ones that mirror them.
+inline ReducePlan make_reduce_plan(const Shape& in, const Attrs& a) {
+  return make_reduce_plan(in, a.get_ints("axes", {}), a.has("axes"), a.get_bool("keep_dims"));
+}
+// Max and Min: with_index adds the index output, only_index returns just the index.
+struct ArgExtremeArgs {
+  bool with_index, only_index;
+  explicit ArgExtremeArgs(const Attrs& a) : with_index(a.get_bool("with_index")), only_index(a.get_bool("only_index")) {}
+};
 void reduce_sum(const ReducePlan& p, const float* x, float* y);
 // dx[in] (+)= scale * dy[out] over the broadcast.
 void broadcast_back(const ReducePlan& p, const float* dy, float* dx, bool accum, float scale);

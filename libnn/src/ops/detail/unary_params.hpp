@@ -24,4 +24,10 @@ struct BetaParams {
   explicit BetaParams(const Attrs& a) : beta(float(a.get_float("beta"))) {}
 };
 
+// HuberLoss: `delta`.
+struct DeltaParams {
+  float delta;
+  explicit DeltaParams(const Attrs& a) : delta(float(a.get_float("delta"))) {}
+};
+
 }  // namespace nn::ops

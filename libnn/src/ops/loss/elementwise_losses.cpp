@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "ops/detail/binary.hpp"
+#include "ops/detail/unary_params.hpp"
 
 namespace nn::ops {
 namespace {
@@ -47,10 +48,6 @@ struct AbsoluteErrorOp {
   static float f(float a, float b, const Params&) { return std::fabs(a - b); }
   static float da(float a, float b, float, const Params&) { return sign(a - b); }
   static float db(float a, float b, float, const Params&) { return -sign(a - b); }
-};
-struct DeltaParams {
-  float delta;
-  explicit DeltaParams(const Attrs& a) : delta(float(a.get_float("delta"))) {}
 };
 // d^2 inside |d| < delta, delta (2|d| - delta) outside.
 struct HuberLossOp {

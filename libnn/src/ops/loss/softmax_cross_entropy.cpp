@@ -17,7 +17,7 @@ class LabelLoss : public Function {
     const Shape& xs = in[0]->shape();
     const Shape& ts = in[1]->shape();
     NN_CHECK(!xs.empty()) << type() << ": input must have at least one dimension";
-    axis_ = normalize_axis(attrs_.get_int("axis", int64_t(xs.size()) - 1), xs.size(), "axis");
+    axis_ = axis_argument(attrs_, xs);
     bool ok = ts.size() == xs.size();
     for (size_t d = 0; ok && d < xs.size(); ++d) ok = ts[d] == (int(d) == axis_ ? 1 : xs[d]);
     NN_CHECK(ok) << type() << ": label shape " << to_string(ts) << " must equal input shape " << to_string(xs)

@@ -31,10 +31,7 @@ class BatchNormalization : public Function {
     mean_ = int(in.size()) - 2;
     var_ = int(in.size()) - 1;
     const Shape& xs = in[0]->shape();
-    auto axes = attrs_.get_ints("axes");
-    NN_CHECK(axes.size() == 1) << "BatchNormalization: only one axis is supported, got axes "
-                               << to_string(axes);
-    const int axis = normalize_axis(axes[0], xs.size(), "BatchNormalization: axis");
+    const int axis = args_.axis(xs);
     outer_ = shape_size(xs, 0, axis);
     channels_ = xs[axis];
     inner_ = shape_size(xs, axis + 1, xs.size());

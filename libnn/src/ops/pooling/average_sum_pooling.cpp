@@ -14,7 +14,7 @@ class ScaledWindowSum : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     plan_ = plan_pooling(type(), in[0]->shape(), attrs_);
-    const bool including_pad = average_ && attrs_.get_bool("including_pad");  // SumPooling has none
+    const bool including_pad = average_ && ops::including_pad(attrs_);  // SumPooling has none
     scale_.assign(size_t(plan_.out_size), 1.f);
     if (average_) {
       for_each_window(plan_, [&](int64_t yi, const int64_t* lo, const int64_t* hi, const int64_t* o) {

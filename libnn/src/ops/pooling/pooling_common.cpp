@@ -1,4 +1,4 @@
-// plan_pooling: argument checks, output shape and per-axis window tables for the pooling functions.
+// plan_pooling and unpooling_kernel: argument checks, output shape and per-axis window tables for the pooling functions.
 #include "ops/pooling/pooling_common.hpp"
 
 #include <algorithm>
@@ -6,6 +6,16 @@
 #include "nn/core/error.hpp"
 
 namespace nn::ops {
+
+Shape unpooling_kernel(const Shape& x, const Attrs& attrs) {
+  NN_CHECK(!attrs.get_bool("channel_last"))
+      << "Unpooling: channel_last=true is not supported on CPU (input " << to_string(x) << ")";
+  Shape kernel = attrs.get_ints("kernel", {});
+  NN_CHECK(!kernel.empty() && kernel.size() <= x.size())
+      << "Unpooling: kernel " << to_string(kernel) << " does not fit input " << to_string(x);
+  for (int64_t k : kernel) NN_CHECK(k >= 1) << "Unpooling: kernel " << to_string(kernel) << " must be >= 1";
+  return kernel;
+}
 
 PoolPlan plan_pooling(const std::string& fn, const Shape& x, const Attrs& attrs) {
   NN_CHECK(!attrs.get_bool("channel_last"))

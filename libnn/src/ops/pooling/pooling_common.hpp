@@ -1,5 +1,5 @@
-// Pooling geometry shared by MaxPooling, AveragePooling and SumPooling: nnabla's output-size and window
-// rules.
+// Pooling arguments and geometry shared by MaxPooling, AveragePooling, SumPooling and Unpooling, on the CPU
+// and on CUDA: nnabla's output-size and window rules.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -23,6 +23,10 @@ struct PoolPlan {
 // Reads kernel/stride/pad/ignore_border/channel_last (nnabla's names and defaults) and plans the pooling.
 // Output size per axis: ignore_border ? (w + 2p - k) / s + 1 : (w + p - 1) / s + 1.
 PoolPlan plan_pooling(const std::string& fn, const Shape& x, const Attrs& attrs);
+// AveragePooling's including_pad: padding counts in a window's size.
+inline bool including_pad(const Attrs& attrs) { return attrs.get_bool("including_pad"); }
+// Unpooling's kernel (the factor of each of x's last kernel.size() axes), checked against x.
+Shape unpooling_kernel(const Shape& x, const Attrs& attrs);
 
 // Calls f(y_index, lo, hi) for every output position of one map, with lo/hi arrays of the clamped window.
 template <class F>

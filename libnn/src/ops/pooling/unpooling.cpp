@@ -1,5 +1,6 @@
 // Unpooling: repeats every element kernel-fold along the last len(kernel) axes (nearest upsampling).
 #include "ops/detail/op_common.hpp"
+#include "ops/pooling/pooling_common.hpp"
 
 namespace nn::ops {
 namespace {
@@ -11,13 +12,7 @@ class Unpooling : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& x = in[0]->shape();
-    NN_CHECK(!attrs_.get_bool("channel_last"))
-        << "Unpooling: channel_last=true is not supported on CPU (input " << to_string(x) << ")";
-    kernel_ = attrs_.get_ints("kernel", {});
-    NN_CHECK(!kernel_.empty() && kernel_.size() <= x.size())
-        << "Unpooling: kernel " << to_string(kernel_) << " does not fit input " << to_string(x);
-    for (int64_t k : kernel_)
-      NN_CHECK(k >= 1) << "Unpooling: kernel " << to_string(kernel_) << " must be >= 1";
+    kernel_ = unpooling_kernel(x, attrs_);
     const size_t first = x.size() - kernel_.size();
     in_.assign(x.begin() + first, x.end());
     Shape y = x;

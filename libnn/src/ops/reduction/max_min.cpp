@@ -8,25 +8,22 @@ namespace {
 template <bool kMax>
 class ArgExtreme : public Function {
  public:
-  using Function::Function;
+  ArgExtreme(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), args_(attrs_) {}
   bool grad_depends_input_data(int, int) const override { return false; }
-  int num_outputs(const std::vector<Shape>&) const override { return with_index() && !only_index() ? 2 : 1; }
+  int num_outputs(const std::vector<Shape>&) const override { return args_.with_index && !args_.only_index ? 2 : 1; }
 
  protected:
-  bool with_index() const { return attrs_.get_bool("with_index"); }
-  bool only_index() const { return attrs_.get_bool("only_index"); }
 
   void setup_impl(const Variables& in, const Variables& out) override {
     NN_CHECK(in[0]->size() > 0) << type() << ": cannot reduce an empty array of shape "
                                 << to_string(in[0]->shape());
-    plan_ = make_reduce_plan(in[0]->shape(), attrs_.get_ints("axes", {}), attrs_.has("axes"),
-                             attrs_.get_bool("keep_dims"));
+    plan_ = make_reduce_plan(in[0]->shape(), attrs_);
     for (auto* o : out) o->reshape(plan_.out_shape, true);
     index_.assign(size_t(plan_.out_size), 0);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
-    const bool only = only_index();
+    const bool only = args_.only_index;
     float* y = only ? nullptr : out_data(out[0]);
     float* idx = only ? out_data(out[0]) : (out.size() > 1 ? out_data(out[1]) : nullptr);
     parallel_for(plan_.out_size, [&](int64_t o) {
@@ -50,13 +47,14 @@ class ArgExtreme : public Function {
                      const std::vector<bool>& accum) override {
     if (!prop[0]) return;
     float* dx = in_grad_zeroed(in[0], accum[0]);
-    if (only_index()) return;
+    if (args_.only_index) return;
     const float* dy = out_grad(out[0]);
     for (int64_t o = 0; o < plan_.out_size; ++o)
       dx[plan_.out_offsets[o] + plan_.red_offsets[index_[size_t(o)]]] += dy[o];
   }
 
  private:
+  ArgExtremeArgs args_;
   ReducePlan plan_;
   std::vector<int64_t> index_;
 };

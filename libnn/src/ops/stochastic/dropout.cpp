@@ -3,6 +3,7 @@
 
 #include "nn/core/random.hpp"
 #include "ops/detail/op_common.hpp"
+#include "ops/stochastic/dropout_args.hpp"
 
 namespace nn::ops {
 namespace {
@@ -10,21 +11,21 @@ namespace {
 class Dropout : public Function {
  public:
   Dropout(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), p_(attrs_.get_float("p")), random_(attrs_.get_int("seed")) {}
+      : Function(s, c, a), args_(attrs_), random_(args_.seed) {}
   bool is_stochastic() const override { return true; }
   bool grad_depends_input_data(int, int) const override { return false; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    NN_CHECK(p_ > 0.0 && p_ < 1.0) << "Dropout: p must be in (0, 1), got " << p_;
+    NN_CHECK(args_.p > 0.0 && args_.p < 1.0) << "Dropout: p must be in (0, 1), got " << args_.p;
     out[0]->reshape(in[0]->shape(), true);
     mask_.clear();  // sized by forward: a setup alone (a GPU kernel's checks) allocates nothing
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
-    const float scale = float(1.0 / (1.0 - p_));
-    std::bernoulli_distribution keep(1.0 - p_);
+    const float scale = float(1.0 / (1.0 - args_.p));
+    std::bernoulli_distribution keep(1.0 - args_.p);
     auto& engine = random_.engine();
     mask_.resize(size_t(in[0]->size()));
     for (size_t i = 0; i < mask_.size(); ++i) {
@@ -42,7 +43,7 @@ class Dropout : public Function {
   }
 
  private:
-  double p_;
+  DropoutArgs args_;
   SeededRandom random_;
   std::vector<float> mask_;  // 0 or 1 / (1 - p) per element, from the last forward
 };

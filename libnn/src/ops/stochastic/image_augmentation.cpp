@@ -13,7 +13,7 @@ namespace {
 class ImageAugmentation : public Function {
  public:
   ImageAugmentation(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), random_(attrs_.get_int("seed")), settings_(attrs_) {}
+      : Function(s, c, a), settings_(attrs_), random_(settings_.seed) {}
   bool is_stochastic() const override { return true; }
   bool has_backward() const override { return false; }
 
@@ -27,8 +27,8 @@ class ImageAugmentation : public Function {
     NN_CHECK(shape.size() >= 2 && shape.size() <= xs.size())
         << "ImageAugmentation: shape " << to_string(shape) << " must have 2 to " << xs.size()
         << " dimensions for input " << to_string(xs);
-    pad_ = attrs_.get_ints("pad");
-    NN_CHECK(pad_.size() == 2) << "ImageAugmentation: pad must be (height, width), got " << to_string(pad_);
+    NN_CHECK(settings_.pad.size() == 2)
+        << "ImageAugmentation: pad must be (height, width), got " << to_string(settings_.pad);
     const AugmentSettings& st = settings_;
     NN_CHECK(st.min_scale > 0 && st.max_scale > 0 && st.aspect_ratio > 0 && st.contrast > 0)
         << "ImageAugmentation: min_scale " << st.min_scale << ", max_scale " << st.max_scale << ", aspect_ratio "
@@ -50,7 +50,7 @@ class ImageAugmentation : public Function {
     const Shape& ys = out[0]->shape();
     const int w_in = int(xs[xs.size() - 1]), h_in = int(xs[xs.size() - 2]);
     const int w_out = int(ys[ys.size() - 1]), h_out = int(ys[ys.size() - 2]);
-    const int pad_h = int(pad_[0]), pad_w = int(pad_[1]);
+    const int pad_h = int(settings_.pad[0]), pad_w = int(settings_.pad[1]);
     const int channels = xs.size() >= 3 ? int(xs[xs.size() - 3]) : 1;
     const int64_t images = shape_size(xs) / (int64_t(w_in) * h_in * channels);
     const float* x = in_data(in[0]);
@@ -120,15 +120,15 @@ class ImageAugmentation : public Function {
                      const std::vector<bool>&) override {}
 
  private:
-  SeededRandom random_;
   AugmentSettings settings_;
-  Shape pad_;
+  SeededRandom random_;
 };
 
 }  // namespace
 
 AugmentSettings::AugmentSettings(const Attrs& a)
-    : min_scale(float(a.get_float("min_scale"))),
+    : pad(a.get_ints("pad")),
+      min_scale(float(a.get_float("min_scale"))),
       max_scale(float(a.get_float("max_scale"))),
       angle(float(a.get_float("angle"))),
       aspect_ratio(float(a.get_float("aspect_ratio"))),
@@ -140,7 +140,8 @@ AugmentSettings::AugmentSettings(const Attrs& a)
       contrast(float(a.get_float("contrast"))),
       contrast_center(float(a.get_float("contrast_center"))),
       contrast_each(a.get_bool("contrast_each")),
-      noise(float(a.get_float("noise"))) {}
+      noise(float(a.get_float("noise"))),
+      seed(a.get_int("seed")) {}
 
 namespace {
 // A uniform draw on {0, 0.001, ..., 1}, as upstream.

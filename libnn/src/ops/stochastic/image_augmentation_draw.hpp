@@ -5,13 +5,15 @@
 #include <vector>
 
 #include "nn/core/random.hpp"
+#include "nn/core/shape.hpp"
 #include "nn/ops/attributes.hpp"
 
 namespace nn::ops {
 
-// The attributes that drive the draws.
+// The attributes that drive the draws (all but the output `shape`, which defaults to x's).
 struct AugmentSettings {
   explicit AugmentSettings(const Attrs& a);
+  Shape pad;  // (height, width)
   float min_scale, max_scale, angle, aspect_ratio, distortion;
   bool flip_lr, flip_ud;
   float brightness;
@@ -19,6 +21,7 @@ struct AugmentSettings {
   float contrast, contrast_center;
   bool contrast_each;
   float noise;
+  int64_t seed;
 };
 
 // Output pixel (ix, iy) samples the input at (x0 + ix*x_ax + iy*y_ax, y0 + ix*x_ay + iy*y_ay), before the

@@ -1,12 +1,44 @@
 // RandomFlip and RandomShift: per-sample random index remapping of the axes after base_axis.
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "nn/core/random.hpp"
 #include "ops/detail/op_common.hpp"
 #include "ops/stochastic/remap_tables.hpp"
 
 namespace nn::ops {
+
+int remap_base_axis(const Attrs& attrs, const Shape& xs, const std::string& fn) {
+  const int64_t base_axis = attrs.get_int("base_axis");
+  NN_CHECK(base_axis >= 0 && base_axis <= int64_t(xs.size()))
+      << fn << ": base_axis " << base_axis << " is out of range for input " << to_string(xs);
+  return int(base_axis);
+}
+
+std::vector<bool> random_flip_axes(const Attrs& attrs, size_t nd, int base_axis) {
+  NN_CHECK(nd > 0) << "RandomFlip: input must have at least one dimension";
+  std::vector<bool> flip(nd, false);
+  for (int64_t a : attrs.get_ints("axes", {int64_t(nd) - 1})) {
+    const int ax = normalize_axis(a, nd, "RandomFlip: axis");
+    NN_CHECK(ax >= base_axis) << "RandomFlip: axis " << a << " is before base_axis " << base_axis;
+    flip[size_t(ax)] = true;
+  }
+  return flip;
+}
+
+RandomShiftArgs::RandomShiftArgs(const Attrs& attrs, const Shape& inner_shape, const Shape& xs)
+    : shifts(attrs.get_ints("shifts", std::vector<int64_t>(inner_shape.size(), 0))),
+      border_mode(attrs.get_string("border_mode")),
+      constant_value(float(attrs.get_float("constant_value"))) {
+  NN_CHECK(shifts.size() <= inner_shape.size())
+      << "RandomShift: shifts " << to_string(shifts) << " has more entries than the axes after base_axis of "
+      << to_string(xs);
+  for (int64_t s : shifts) NN_CHECK(s >= 0) << "RandomShift: shifts " << to_string(shifts) << " must be >= 0";
+  NN_CHECK(border_mode == "nearest" || border_mode == "reflect" || border_mode == "constant")
+      << "RandomShift: border_mode '" << border_mode << "' is not one of nearest, reflect, constant";
+}
+
 namespace {
 
 // Shared machinery: every sample (index over the axes before base_axis) gets, per inner axis, a table
@@ -26,10 +58,7 @@ class RemapFunction : public Function {
 
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    const int64_t base_axis = attrs_.get_int("base_axis");
-    NN_CHECK(base_axis >= 0 && base_axis <= int64_t(xs.size()))
-        << type() << ": base_axis " << base_axis << " is out of range for input " << to_string(xs);
-    base_axis_ = int(base_axis);
+    base_axis_ = remap_base_axis(attrs_, xs, type());
     samples_ = shape_size(xs, 0, base_axis_);
     inner_shape_.assign(xs.begin() + base_axis_, xs.end());
     out[0]->reshape(xs, true);
@@ -93,14 +122,7 @@ class RandomFlip : public RemapFunction {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     RemapFunction::setup_impl(in, out);
-    const size_t nd = in[0]->shape().size();
-    NN_CHECK(nd > 0) << "RandomFlip: input must have at least one dimension";
-    flip_axis_.assign(nd, false);
-    for (int64_t a : attrs_.get_ints("axes", {int64_t(nd) - 1})) {
-      const int ax = normalize_axis(a, nd, "RandomFlip: axis");
-      NN_CHECK(ax >= base_axis_) << "RandomFlip: axis " << a << " is before base_axis " << base_axis_;
-      flip_axis_[ax] = true;
-    }
+    flip_axis_ = random_flip_axes(attrs_, in[0]->shape().size(), base_axis_);
   }
   Tables draw(RandomEngine& engine) override {
     return draw_flip_tables(engine, flip_axis_, base_axis_, inner_shape_);
@@ -119,22 +141,15 @@ class RandomShift : public RemapFunction {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     RemapFunction::setup_impl(in, out);
-    shifts_ = attrs_.get_ints("shifts", std::vector<int64_t>(inner_shape_.size(), 0));
-    NN_CHECK(shifts_.size() <= inner_shape_.size())
-        << "RandomShift: shifts " << to_string(shifts_)
-        << " has more entries than the axes after base_axis of " << to_string(in[0]->shape());
-    for (int64_t s : shifts_)
-      NN_CHECK(s >= 0) << "RandomShift: shifts " << to_string(shifts_) << " must be >= 0";
-    mode_ = attrs_.get_string("border_mode");
-    NN_CHECK(mode_ == "nearest" || mode_ == "reflect" || mode_ == "constant")
-        << "RandomShift: border_mode '" << mode_ << "' is not one of nearest, reflect, constant";
+    args_ = RandomShiftArgs(attrs_, inner_shape_, in[0]->shape());
   }
-  float fill_value() const override { return float(attrs_.get_float("constant_value")); }
-  Tables draw(RandomEngine& engine) override { return draw_shift_tables(engine, shifts_, mode_, inner_shape_); }
+  float fill_value() const override { return args_->constant_value; }
+  Tables draw(RandomEngine& engine) override {
+    return draw_shift_tables(engine, args_->shifts, args_->border_mode, inner_shape_);
+  }
 
  private:
-  std::vector<int64_t> shifts_;
-  std::string mode_;
+  std::optional<RandomShiftArgs> args_;
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
 // ConfusionMatrix: counts (label, argmax) pairs along axis into a (C, C) matrix; no gradient.
+#include "ops/activation/axis_split.hpp"
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
@@ -14,7 +15,7 @@ class ConfusionMatrix : public Function {
     const Shape& xs = in[0]->shape();
     const Shape& ls = in[1]->shape();
     NN_CHECK(!xs.empty()) << "ConfusionMatrix: input must have at least one dimension";
-    axis_ = normalize_axis(attrs_.get_int("axis", int64_t(xs.size()) - 1), xs.size(), "axis");
+    axis_ = axis_argument(attrs_, xs);
     bool ok = ls.size() == xs.size();
     for (size_t d = 0; ok && d < xs.size(); ++d) ok = ls[d] == (int(d) == axis_ ? 1 : xs[d]);
     NN_CHECK(ok) << "ConfusionMatrix: label shape " << to_string(ls) << " must equal input shape "

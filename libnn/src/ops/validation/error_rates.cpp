@@ -1,6 +1,7 @@
 // TopNError and BinaryError: forward-only error indicators (their backward leaves zero gradients).
 #include "ops/activation/axis_split.hpp"
 #include "ops/detail/op_common.hpp"
+#include "ops/validation/top_n_error_args.hpp"
 
 namespace nn::ops {
 namespace {
@@ -27,7 +28,7 @@ class TopNError : public ForwardOnly {
     const Shape& xs = in[0]->shape();
     const Shape& ts = in[1]->shape();
     NN_CHECK(!xs.empty()) << "TopNError: input must have at least one dimension";
-    int axis = normalize_axis(attrs_.get_int("axis", int64_t(xs.size()) - 1), xs.size(), "axis");
+    int axis = axis_argument(attrs_, xs);
     bool ok = ts.size() == xs.size();
     for (size_t d = 0; ok && d < xs.size(); ++d) ok = ts[d] == (int(d) == axis ? 1 : xs[d]);
     NN_CHECK(ok) << "TopNError: label shape " << to_string(ts) << " must equal input shape " << to_string(xs)
@@ -39,7 +40,7 @@ class TopNError : public ForwardOnly {
     const float* x = in_data(in[0]);
     const float* t = in_data(in[1]);
     float* y = out_data(out[0]);
-    const int64_t n = attrs_.get_int("n"), c = split_.size, inner = split_.inner;
+    const int64_t n = top_n(attrs_), c = split_.size, inner = split_.inner;
     for (int64_t l = 0; l < split_.outer * inner; ++l) {
       const int64_t k = int64_t(t[l]);
       NN_CHECK(k >= 0 && k < c) << "TopNError: label " << t[l] << " is outside [0, " << c << ")";
