@@ -56,14 +56,16 @@ int affinity_cpus() {
 }
 
 // Defaults for variables the user did not set:
-// - OMP_WAIT_POLICY=PASSIVE (unless GOMP_SPINCOUNT is set): idle OpenMP workers sleep instead of spinning.
-//   On a busy machine a spinning worker burns the time slice the thread it waits for needs (small ResNet
-//   batch 32 with two busy loops per core: 2348 ms per run with libgomp's default spin, 256 ms with
-//   GOMP_SPINCOUNT=10000, 147 ms passive, 335 ms with one thread), and a woken sleeper is scheduled soon.
+// - GOMP_SPINCOUNT=1000 (unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set): idle OpenMP workers spin a
+//   microsecond or two, then sleep. On a busy machine a long spin burns the time slice the thread it waits
+//   for needs (small ResNet batch 32 with two busy loops per core: 2348 ms per run with libgomp's default
+//   spin, 256 ms with GOMP_SPINCOUNT=10000, 147 ms passive, 335 ms with one thread); sleeping at once
+//   (OMP_WAIT_POLICY=PASSIVE) costs a wake-up per parallel region, which doubled MobileNetV2's batch-1
+//   convolutions on two threads (4.5 ms passive, 2.3 ms with 1000 spins).
 // - OMP_NUM_THREADS from the cgroup CPU quota when it allows fewer CPUs than the affinity mask (libgomp
 //   itself counts the affinity mask only).
 const char* policy_default(const char* name) {
-  if (std::strcmp(name, "OMP_WAIT_POLICY") == 0) return lookup("GOMP_SPINCOUNT") ? nullptr : "PASSIVE";
+  if (std::strcmp(name, "GOMP_SPINCOUNT") == 0) return lookup("OMP_WAIT_POLICY") ? nullptr : "1000";
   if (std::strcmp(name, "OMP_NUM_THREADS") == 0) {
     static char text[16];
     if (!text[0]) {

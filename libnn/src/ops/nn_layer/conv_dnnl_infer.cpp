@@ -3,6 +3,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <chrono>
+#include <mutex>
 #include <cstring>
 #include <vector>
 
@@ -186,31 +187,54 @@ void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray&
   stream.wait();
 }
 
-// The convolution with one primitive per team size worth trying (one thread, and the whole team when the
-// work is large enough for it to pay on an idle machine), and the one to run chosen by measuring them as they
-// run: on a busy machine a team waits at its barriers for workers the scheduler has not run, and the
-// one-thread primitive wins; on an idle one the team wins. Each is re-timed now and then, so a change of load
-// changes the choice.
+// One thread or the whole team, for every inference convolution at once, chosen by timing windows of calls
+// in each mode: on a busy machine a team waits at its barriers for workers the scheduler has not run and one
+// thread wins; on an idle one the team wins. (A choice per convolution would time the team's wake-up after
+// a run of one-thread calls and never leave one thread.) The other mode is tried again every 8th window, so a
+// change of load changes the choice.
+class TeamMode {
+ public:
+  static TeamMode& instance() {
+    static TeamMode mode;
+    return mode;
+  }
+  bool team() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return team_;
+  }
+  void record(double ms) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sum_ms_ += ms;
+    if (++count_ < kWindow) return;
+    const double mean = sum_ms_ / double(count_);
+    sum_ms_ = 0, count_ = 0;
+    double& score = score_[team_ ? 1 : 0];
+    score = score == 0 ? mean : 0.5 * score + 0.5 * mean;
+    ++windows_;
+    const bool team_faster = score_[1] < score_[0];
+    team_ = windows_ < 2 ? !team_ : (windows_ % 8 == 0 ? !team_faster : team_faster);
+  }
+
+ private:
+  static constexpr int kWindow = 128;  // convolution calls per timed window
+  std::mutex mutex_;
+  bool team_ = true;  // an idle machine is the first guess
+  double sum_ms_ = 0, score_[2] = {0, 0};
+  int count_ = 0, windows_ = 0;
+};
+
+// The convolution with one primitive per team size worth trying: one thread, and the whole team when the
+// work is large enough for it to pay on an idle machine. TeamMode says which runs.
 class InferenceConv {
  public:
   std::vector<std::unique_ptr<Primitive>> variants;
-  std::vector<double> mean_ms;  // running mean of each variant's time (0: not timed yet)
-  size_t calls = 0, best = 0;
 
   void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
-    if (variants.size() == 1) return variants[0]->forward(x, w, b, z, y);
-    // Warm-up: the first runs alternate (each variant's first run reorders its weights: not timed); then
-    // the fastest runs, and every 16th call re-times another.
-    const size_t n = variants.size();
-    const size_t pick = calls < 4 * n ? calls % n : (calls % 16 == 15 ? (best + 1 + calls / 16) % n : best);
+    TeamMode& mode = TeamMode::instance();
+    Primitive& p = *variants[mode.team() ? variants.size() - 1 : 0];
     const auto t0 = std::chrono::steady_clock::now();
-    variants[pick]->forward(x, w, b, z, y);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (calls >= n) mean_ms[pick] = mean_ms[pick] == 0 ? ms : 0.7 * mean_ms[pick] + 0.3 * ms;
-    ++calls;
-    if (calls >= 2 * n)
-      for (size_t v = 0; v < n; ++v)
-        if (mean_ms[v] > 0 && mean_ms[v] < mean_ms[best]) best = v;
+    p.forward(x, w, b, z, y);
+    mode.record(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
 };
 
@@ -225,7 +249,6 @@ std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_
   for (int threads : teams)
     if (auto p = make_primitive(g, out_channels, group, batch, e, threads)) conv->variants.push_back(std::move(p));
   if (conv->variants.empty()) return nullptr;
-  conv->mean_ms.assign(conv->variants.size(), 0.0);
   return conv;
 }
 

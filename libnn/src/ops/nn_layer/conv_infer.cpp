@@ -35,8 +35,10 @@ void InferenceConvSlot::reset(const ConvGeometry& g, int64_t out_channels, int64
 bool InferenceConvSlot::try_forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
 #ifdef NN_WITH_DNNL
   // The layouts are those of (batch, channels, spatial...) arrays: base_axis 1 only. Below kMinFlops the
-  // primitive's fixed cost per call (memory objects, a stream, timing) is more than the work (LeNet's layers).
-  if (grad_enabled() || x.ndim() != int(g_.in.size()) + 2 || y.ndim() != x.ndim() || flops_ < kMinFlops) return false;
+  // primitive's fixed cost per call (memory objects, a stream, timing) is more than the work (LeNet's
+  // layers), unless the input is already in a oneDNN layout (a small depthwise layer inside a chain).
+  if (grad_enabled() || x.ndim() != int(g_.in.size()) + 2 || y.ndim() != x.ndim()) return false;
+  if (flops_ < kMinFlops && x.device() == "cpu") return false;
   if (!tried_) {
     tried_ = true;
     // NN_DNNL=0 runs every convolution on the im2col + GEMM engine (for comparisons).
