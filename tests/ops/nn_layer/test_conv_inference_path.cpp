@@ -105,6 +105,7 @@ TEST(ConvInferencePath, Geometries) {
   check_case({{1, 24, 16, 16}, {144, 24, 1, 1}, 1, {}, {}, true, false, "swish"}, rng);  // 1x1, C % 16 != 0
   check_case({{1, 3, 96, 96}, {16, 3, 3, 3}, 1, {1, 1}, {2, 2}, true, false, "relu"}, rng);  // first layer
   check_case({{2, 8, 40, 40}, {16, 4, 3, 3}, 2, {0, 0}, {1, 1}, false, false, ""}, rng);     // grouped
+  check_case({{1, 16, 64, 64}, {32, 16, 3, 3}, 1, {}, {2, 2}, true, false, "relu"}, rng);  // last column unread
   check_case({{2, 16, 200}, {16, 16, 5}, 1, {2}, {}, true, true, "tanh"}, rng);              // 1-D
   check_case({{1, 16, 5, 6, 7}, {16, 16, 3, 3, 3}, 1, {1, 1, 1}, {}, true, false, "elu"}, rng); // 3-D
 }

@@ -4,6 +4,8 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <algorithm>
+
 #include <vector>
 
 #include "ops/detail/thread_scope.hpp"
@@ -78,10 +80,10 @@ std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_ch
     strides.push_back(g.stride[d]);
     dilates.push_back(g.dilation[d] - 1);
     pad_l.push_back(g.pad[d]);
-    // nnabla's output size floors: the right padding is what remains after the last window.
+    // nnabla's output size floors: the right padding is what remains after the last window, none when the
+    // last window ends before the input does (a stride-2 layer leaving the last column unread).
     const int64_t right = (g.out[d] - 1) * g.stride[d] + g.dilation[d] * (g.kernel[d] - 1) + 1 - g.in[d] - g.pad[d];
-    if (right < 0) return nullptr;
-    pad_r.push_back(right);
+    pad_r.push_back(std::max<int64_t>(right, 0));
   }
   double flops = 2.0 * double(batch) * double(out_channels) * double(g.channels / group);
   for (size_t d = 0; d < spatial; ++d) flops *= double(g.out[d]) * double(g.kernel[d]);

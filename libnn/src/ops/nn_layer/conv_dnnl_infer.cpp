@@ -2,6 +2,8 @@
 // read or written in place when the primitive's layout is plain or dnnl16, reordered otherwise.
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <algorithm>
+
 #include <chrono>
 #include <mutex>
 #include <cstring>
@@ -81,10 +83,10 @@ std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_cha
     strides.push_back(g.stride[d]);
     dilates.push_back(g.dilation[d] - 1);
     pad_l.push_back(g.pad[d]);
-    // nnabla's output size floors: the right padding is what remains after the last window.
+    // nnabla's output size floors: the right padding is what remains after the last window, none when the
+    // last window ends before the input does (a stride-2 layer leaving the last column unread).
     const int64_t right = (g.out[d] - 1) * g.stride[d] + g.dilation[d] * (g.kernel[d] - 1) + 1 - g.in[d] - g.pad[d];
-    if (right < 0) return nullptr;
-    pad_r.push_back(right);
+    pad_r.push_back(std::max<int64_t>(right, 0));
   }
   ThreadScope scope(threads);
   try {
