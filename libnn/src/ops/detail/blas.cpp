@@ -78,6 +78,16 @@ constexpr double kSmallGemmMacs = 1 << 20;
 // C = alpha * A * B + beta * C, row-major: one pass over B per row of A, the inner loop vectorized.
 void small_sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
                  int64_t ldb, float beta, float* c, int64_t ldc) {
+  if (n == 1) {  // a matrix-vector product (a 1x1 convolution over a 1x1 map): one dot product per row
+    for (int64_t i = 0; i < m; ++i) {
+      const float* ai = a + i * lda;
+      float dot = 0.f;
+#pragma omp simd reduction(+ : dot)
+      for (int64_t p = 0; p < k; ++p) dot += ai[p] * b[p * ldb];
+      c[i * ldc] = alpha * dot + (beta == 0.f ? 0.f : beta * c[i * ldc]);
+    }
+    return;
+  }
   for (int64_t i = 0; i < m; ++i) {
     float* ci = c + i * ldc;
     if (beta == 0.f) {

@@ -25,7 +25,9 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
       for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.f ? 0.f : beta * c[i * ldc + j];
     return;
   }
-  ThreadScope threads(threads_for_flops(2.0 * double(m) * double(n) * double(k)));
+  // A few rows times a large matrix (an inference Affine at batch 1) is bound by reading B, not by its
+  // flops: each element of B read counts as 16 flops of work, so a 1280x1000 classifier takes two threads.
+  ThreadScope threads(threads_for_flops(2.0 * double(m) * double(n) * double(k) + 16.0 * double(n) * double(k)));
   blas_sgemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -253,7 +255,10 @@ void ConvEngine::setup(const ConvGeometry& g, int64_t out_channels, int64_t grou
   // The primitives are built at the first forward or backward (a setup may only want the output shape).
   // Depthwise (one input channel per group, MobileNet/EfficientNet): oneDNN's depthwise kernels, where
   // im2col ran one tiny GEMM per channel.
-  dnnl_wanted_ = g_.channels / group_ >= 4 || (group_ > 1 && group_ == g_.channels);
+  // A 1x1 kernel over a 1x1 map (squeeze-excite's layers) is a matrix-vector product: one small GEMM beats
+  // the primitive's reorders.
+  const bool matrix_product = g_.identity_col && g_.in_size == 1;
+  dnnl_wanted_ = !matrix_product && (g_.channels / group_ >= 4 || (group_ > 1 && group_ == g_.channels));
 }
 
 bool ConvEngine::use_dnnl() {
