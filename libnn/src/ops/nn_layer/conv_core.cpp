@@ -25,9 +25,7 @@ void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float al
       for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.f ? 0.f : beta * c[i * ldc + j];
     return;
   }
-  // A few rows times a large matrix (an inference Affine at batch 1) is bound by reading B, not by its
-  // flops: each element of B read counts as 16 flops of work, so a 1280x1000 classifier takes two threads.
-  ThreadScope threads(threads_for_flops(2.0 * double(m) * double(n) * double(k) + 16.0 * double(n) * double(k)));
+  ThreadScope threads(threads_for_flops(2.0 * double(m) * double(n) * double(k)));
   blas_sgemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
