@@ -22,13 +22,14 @@ VariablePtr param(Model& m, const std::string& name, nn::Shape shape, std::mt199
 }
 
 namespace {
-VariablePtr conv(Model& m, const std::string& n, VariablePtr x, int64_t cin, int64_t cout, int64_t k, int64_t stride,
-                 int64_t pad, std::mt19937& rng, bool bias = true) {
+VariablePtr conv(Model& m, const std::string& n, VariablePtr x, int64_t cin, int64_t cout, int64_t k,
+                 int64_t stride, int64_t pad, std::mt19937& rng, bool bias = true) {
   auto w = param(m, n + "/W", {cout, cin, k, k}, rng);
   std::vector<VariablePtr> in{x, w};
   if (bias) in.push_back(param(m, n + "/b", {cout}, rng, true));
   return call1("Convolution", in,
-               Attrs{{"pad", std::vector<int64_t>{pad, pad}}, {"stride", std::vector<int64_t>{stride, stride}},
+               Attrs{{"pad", std::vector<int64_t>{pad, pad}},
+                     {"stride", std::vector<int64_t>{stride, stride}},
                      {"dilation", std::vector<int64_t>{1, 1}}});
 }
 VariablePtr affine(Model& m, const std::string& n, VariablePtr x, int64_t in, int64_t out, std::mt19937& rng) {
@@ -63,8 +64,10 @@ Model lenet(int64_t batch, bool training, std::mt19937& rng) {
   h = relu(maxpool2(conv(m, "conv2", h, 16, 16, 5, 1, 0, rng)));
   h = relu(affine(m, "fc1", h, 256, 50, rng));
   auto logits = affine(m, "fc2", h, 50, 10, rng);
-  if (training) finish(m, logits, batch);
-  else m.output = logits;
+  if (training)
+    finish(m, logits, batch);
+  else
+    m.output = logits;
   return m;
 }
 
@@ -81,22 +84,28 @@ Model small_resnet(int64_t batch, bool training, std::mt19937& rng) {
   Model m;
   m.x = nn::Variable::create({batch, 3, 32, 32}, false);
   auto h = relu(bn(m, "stem/bn", conv(m, "stem", m.x, 3, 32, 3, 1, 1, rng, false), 32, training, rng));
-  struct Block { int64_t cin, cout, stride; };
+  struct Block {
+    int64_t cin, cout, stride;
+  };
   const Block blocks[] = {{32, 32, 1}, {32, 64, 2}, {64, 64, 1}, {64, 64, 1}};
   int i = 0;
   for (const auto& b : blocks) {
     std::string n = "block" + std::to_string(i++);
-    auto r = relu(bn(m, n + "/bn1", conv(m, n + "/conv1", h, b.cin, b.cout, 3, b.stride, 1, rng, false), b.cout, training, rng));
+    auto r = relu(bn(m, n + "/bn1", conv(m, n + "/conv1", h, b.cin, b.cout, 3, b.stride, 1, rng, false), b.cout,
+                     training, rng));
     r = bn(m, n + "/bn2", conv(m, n + "/conv2", r, b.cout, b.cout, 3, 1, 1, rng, false), b.cout, training, rng);
     auto shortcut = h;
     if (b.stride != 1 || b.cin != b.cout)
-      shortcut = bn(m, n + "/bns", conv(m, n + "/short", h, b.cin, b.cout, 1, b.stride, 0, rng, false), b.cout, training, rng);
+      shortcut = bn(m, n + "/bns", conv(m, n + "/short", h, b.cin, b.cout, 1, b.stride, 0, rng, false), b.cout,
+                    training, rng);
     h = relu(call1("Add2", {r, shortcut}));
   }
   h = call1("GlobalAveragePooling", {h});
   auto logits = affine(m, "fc", h, 64, 10, rng);
-  if (training) finish(m, logits, batch);
-  else m.output = logits;
+  if (training)
+    finish(m, logits, batch);
+  else
+    m.output = logits;
   return m;
 }
 
@@ -105,7 +114,8 @@ Model resnet18(int64_t batch, int64_t size, bool training, std::mt19937& rng) {
   m.x = nn::Variable::create({batch, 3, size, size}, false);
   auto h = relu(bn(m, "stem/bn", conv(m, "stem", m.x, 3, 64, 7, 2, 3, rng, false), 64, training, rng));
   h = call1("MaxPooling", {h},
-            Attrs{{"kernel", std::vector<int64_t>{3, 3}}, {"stride", std::vector<int64_t>{2, 2}},
+            Attrs{{"kernel", std::vector<int64_t>{3, 3}},
+                  {"stride", std::vector<int64_t>{2, 2}},
                   {"pad", std::vector<int64_t>{1, 1}}});
   int64_t cin = 64;
   for (int stage = 0; stage < 4; ++stage) {
@@ -113,19 +123,23 @@ Model resnet18(int64_t batch, int64_t size, bool training, std::mt19937& rng) {
     for (int block = 0; block < 2; ++block) {
       const int64_t stride = stage > 0 && block == 0 ? 2 : 1;
       const std::string n = "stage" + std::to_string(stage) + "/block" + std::to_string(block);
-      auto r = relu(bn(m, n + "/bn1", conv(m, n + "/conv1", h, cin, cout, 3, stride, 1, rng, false), cout, training, rng));
+      auto r = relu(
+          bn(m, n + "/bn1", conv(m, n + "/conv1", h, cin, cout, 3, stride, 1, rng, false), cout, training, rng));
       r = bn(m, n + "/bn2", conv(m, n + "/conv2", r, cout, cout, 3, 1, 1, rng, false), cout, training, rng);
       auto shortcut = h;
       if (stride != 1 || cin != cout)
-        shortcut = bn(m, n + "/bns", conv(m, n + "/short", h, cin, cout, 1, stride, 0, rng, false), cout, training, rng);
+        shortcut =
+            bn(m, n + "/bns", conv(m, n + "/short", h, cin, cout, 1, stride, 0, rng, false), cout, training, rng);
       h = relu(call1("Add2", {r, shortcut}));
       cin = cout;
     }
   }
   h = call1("GlobalAveragePooling", {h});
   auto logits = affine(m, "fc", h, 512, 1000, rng);
-  if (training) finish(m, logits, batch);
-  else m.output = logits;
+  if (training)
+    finish(m, logits, batch);
+  else
+    m.output = logits;
   return m;
 }
 

@@ -1,7 +1,8 @@
 // bench_ops: milliseconds per forward and per forward+backward of single libnn functions (LayerNormalization
 // over 4096 features, Softmax over 1000 classes, Add2 with broadcasting, Sigmoid/ReLU on 1M elements, Sum
 // over an axis, BatchNormalization inference). One line per case:
-// "<case> <forward ms> <forward+backward ms>" (argv: [seconds] [case filter]); scripts/bench_ops.sh compares them with PyTorch.
+// "<case> <forward ms> <forward+backward ms>" (argv: [seconds] [case filter]); scripts/bench_ops.sh compares them
+// with PyTorch.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
     float* v = var->data()->cast<float>();
     for (int64_t i = 0; i < var->size(); ++i) v[i] = 1.f + v[i] * v[i];
     time_case("bn_infer_64x64x56x56",
-          nn::call1("BatchNormalization", {x, beta, gamma, mean, var}, {{"batch_stat", false}}), seconds);
+              nn::call1("BatchNormalization", {x, beta, gamma, mean, var}, {{"batch_stat", false}}), seconds);
   }
   return 0;
 }

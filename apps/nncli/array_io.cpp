@@ -40,20 +40,14 @@ std::vector<float> read_raw_array(const std::string& path, nn::DType dtype, int6
   std::error_code ec;
   const uint64_t size = std::filesystem::file_size(path, ec);
   NN_CHECK(!ec) << single_quoted(path) << ": cannot open: " << ec.message();
-  NN_CHECK(size == want) << single_quoted(path) << ": " << size << " bytes, but " << what << " needs "
-                         << expected << " " << nn::dtype_name(dtype) << " values = " << want << " bytes";
+  NN_CHECK(size == want) << single_quoted(path) << ": " << size << " bytes, but " << what << " needs " << expected
+                         << " " << nn::dtype_name(dtype) << " values = " << want << " bytes";
   std::string bytes = nn::formats::read_file(path, want);
   std::vector<float> values(static_cast<size_t>(expected));
   switch (dtype) {
-    case nn::DType::kUInt8:
-      convert_from<uint8_t>(bytes.data(), expected, values.data());
-      break;
-    case nn::DType::kInt32:
-      convert_from<int32_t>(bytes.data(), expected, values.data());
-      break;
-    default:
-      convert_from<float>(bytes.data(), expected, values.data());
-      break;
+    case nn::DType::kUInt8: convert_from<uint8_t>(bytes.data(), expected, values.data()); break;
+    case nn::DType::kInt32: convert_from<int32_t>(bytes.data(), expected, values.data()); break;
+    default: convert_from<float>(bytes.data(), expected, values.data()); break;
   }
   return values;
 }

@@ -35,8 +35,8 @@ std::shared_ptr<CompareOptions> setup_compare_with_cpu(CLI::App& command) {
                       ->required()
                       ->allow_extra_args(false);
   command.add_option("--config2", o->config2, "The reference config (upstream spells it -c2, also accepted)");
-  o->context_opt =
-      add_context_option(command, o->context, "Context of the first config (default cpu)")->allow_extra_args(false);
+  o->context_opt = add_context_option(command, o->context, "Context of the first config (default cpu)")
+                       ->allow_extra_args(false);
   command.add_option("--context2", o->context2, "Context of the reference config (-C2; default cpu)");
   add_outdir_option(command, o->outdir, "Output directory for compare_with_cpu.csv");
   add_batch_size_option(command, o->batch_size, "Batch size (default: the network's)");
@@ -117,8 +117,7 @@ int run_compare_with_cpu(const CompareOptions& opt) {
   if (!results.empty())
     for (size_t i = 0; i < results[0].entries.size(); ++i) {
       csv += results[0].entries[i].name;
-      for (const auto& r : results)
-        csv += "," + (i < r.entries.size() ? csv_value(r.entries[i].norm_diff) : "");
+      for (const auto& r : results) csv += "," + (i < r.entries.size() ? csv_value(r.entries[i].norm_diff) : "");
       csv += "\n";
     }
   nn::formats::write_file_atomic((std::filesystem::path(opt.outdir) / "compare_with_cpu.csv").string(), csv);
@@ -130,11 +129,10 @@ int run_compare_with_cpu(const CompareOptions& opt) {
   std::string text;
   for (const auto& r : results) {
     text += r.title + " (data: " + r.data_note + ")\n";
-    nlohmann::ordered_json t = {
-        {"title", r.title}, {"data", r.data_note}, {"entries", nlohmann::json::array()}};
+    nlohmann::ordered_json t = {{"title", r.title}, {"data", r.data_note}, {"entries", nlohmann::json::array()}};
     for (const auto& e : r.entries) {
-      text += e.name + ", " + csv_value(e.norm_diff) + ", " + csv_value(e.std1) + ", " + csv_value(e.std2) +
-              ", " + csv_value(e.diff_std) + (e.within_tolerance ? "" : "  EXCEEDS TOLERANCE") + "\n";
+      text += e.name + ", " + csv_value(e.norm_diff) + ", " + csv_value(e.std1) + ", " + csv_value(e.std2) + ", " +
+              csv_value(e.diff_std) + (e.within_tolerance ? "" : "  EXCEEDS TOLERANCE") + "\n";
       t["entries"].push_back({{"name", e.name},
                               {"norm_diff", e.norm_diff},
                               {"std1", e.std1},

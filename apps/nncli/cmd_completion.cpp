@@ -73,8 +73,8 @@ void print_branch(const CLI::App* sub) {
     if (names.empty() || values.empty() || opt->get_type_size() == 0) continue;
     std::string pattern;
     for (const auto& n : names) pattern += (pattern.empty() ? "" : "|") + n;
-    values_case += "        " + pattern + ") COMPREPLY=($(compgen -W \"" + join(values) +
-                   "\" -- \"$cur\")); return ;;\n";
+    values_case +=
+        "        " + pattern + ") COMPREPLY=($(compgen -W \"" + join(values) + "\" -- \"$cur\")); return ;;\n";
   }
   std::printf("    %s)\n", sub->get_name().c_str());
   if (!values_case.empty()) std::printf("      case $prev in\n%s      esac\n", values_case.c_str());

@@ -33,8 +33,7 @@ std::shared_ptr<ConvDatasetOptions> setup_conv_dataset(CLI::App& command) {
   command.add_flag("-N,--normalize", o->normalize, "Store images divided by 255 (65535 for 16-bit)");
   command.add_option("-t,--num_of_threads", o->threads, "Accepted; the cache is written by one thread")
       ->capture_default_str();
-  command.add_option("source", o->source, "CSV dataset or .cache directory")->required()
-      ->check(existing_input());
+  command.add_option("source", o->source, "CSV dataset or .cache directory")->required()->check(existing_input());
   command.add_option("destination", o->destination, "Cache directory (created)")->required();
   return o;
 }
@@ -115,8 +114,8 @@ int run_conv_dataset(const ConvDatasetOptions& o) {
     NN_LOG_DEBUG << "conv_dataset: -t " << o.threads << " accepted, one writer thread used";
   }
   const std::string ext = ds::lower_extension(o.source);
-  const bool remote = o.source.rfind("http://", 0) == 0 || o.source.rfind("https://", 0) == 0 ||
-                      o.source.rfind("s3://", 0) == 0;
+  const bool remote =
+      o.source.rfind("http://", 0) == 0 || o.source.rfind("https://", 0) == 0 || o.source.rfind("s3://", 0) == 0;
   NN_CHECK(ext == ".csv" || ext == ".cache")
       << "'" << o.source << "': Command `conv_dataset` only supports CSV or CACHE as source.";
   NN_CHECK(!remote) << "'" << o.source << "': remote datasets are not supported, download it first";

@@ -43,8 +43,9 @@ std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   command.add_flag("--quantization", o->quantization, "TFLite: full-integer int8 calibrated on --dataset");
   command.add_option("--dataset", o->dataset, "TFLite int8: representative data (.npy, first axis = samples)");
   command.add_flag("--tflite-float-io", o->tflite_float_io, "TFLite int8: keep float inputs and outputs");
-  command.add_flag("--channel-last", o->channel_last,
-                   "TFLite: the NNP works on NHWC data (channel_last=true): rank-4 inputs/outputs keep their order");
+  command.add_flag(
+      "--channel-last", o->channel_last,
+      "TFLite: the NNP works on NHWC data (channel_last=true): rank-4 inputs/outputs keep their order");
   add_verify_options(command, *o, o->verify_settings);
   command.add_option("files", o->files, "INPUT [INPUT...] OUTPUT")->expected(-1);
   return o;

@@ -21,8 +21,7 @@ struct CreateImageClassificationOptions {
   SplitOptions split;  // -f1 X -r1 N -f2 Y -r2 M
 };
 
-std::shared_ptr<CreateImageClassificationOptions> setup_create_image_classification_dataset(
-    CLI::App& command) {
+std::shared_ptr<CreateImageClassificationOptions> setup_create_image_classification_dataset(CLI::App& command) {
   auto o = std::make_shared<CreateImageClassificationOptions>();
   add_source_and_outdir_options(command, o->sourcedir, o->outdir, "Source directory: one sub-directory per class");
   add_output_image_options(command, o->channel, o->width, o->height);
@@ -49,8 +48,7 @@ struct Entry {
 
 void convert_image(const CreateImageClassificationOptions& o, const Entry& e) {
   const fs::path src = fs::path(o.sourcedir) / e.class_dir / e.file;
-  const ds::Image8 im =
-      load_fitted_image(src.string(), o.width, o.height, o.mode == "padding", o.channel).image;
+  const ds::Image8 im = load_fitted_image(src.string(), o.width, o.height, o.mode == "padding", o.channel).image;
   const fs::path dest_dir = fs::path(o.outdir) / e.class_dir;
   fs::create_directories(dest_dir);
   const fs::path dest = dest_dir / (fs::path(e.file).stem().string() + ".png");
@@ -103,8 +101,10 @@ int run_create_image_classification_dataset(const CreateImageClassificationOptio
   NN_LOG_INFO << "Creating output images...";
   fs::create_directories(o.outdir);
   convert_all(o, entries);
-  const size_t converted = size_t(std::count_if(entries.begin(), entries.end(), [](const Entry& e) { return e.converted; }));
-  NN_CHECK(converted > 0) << src << "none of the " << entries.size() << " images could be converted (see the warnings)";
+  const size_t converted =
+      size_t(std::count_if(entries.begin(), entries.end(), [](const Entry& e) { return e.converted; }));
+  NN_CHECK(converted > 0) << src << "none of the " << entries.size()
+                          << " images could be converted (see the warnings)";
   std::vector<std::string> rows;
   for (const Entry& e : entries)
     if (e.converted)

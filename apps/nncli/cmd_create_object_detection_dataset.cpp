@@ -90,8 +90,8 @@ std::vector<ds::BoxLabel> read_boxes(const fs::path& label_file, int num_class) 
   for (const std::string& s : skipped) NN_LOG_WARNING << "'" << label_file.string() << "': " << s << ", ignored";
   for (const ds::BoxLabel& b : boxes)
     if (b.label < 0 || b.label >= num_class) {
-      NN_LOG_WARNING << "'" << label_file.string() << "': class " << b.label << " is outside 0.."
-                     << num_class - 1 << " (-n " << num_class << ")";
+      NN_LOG_WARNING << "'" << label_file.string() << "': class " << b.label << " is outside 0.." << num_class - 1
+                     << " (-n " << num_class << ")";
       break;
     }
   return boxes;
@@ -138,8 +138,8 @@ void convert_entry(const CreateObjectDetectionOptions& o, const std::vector<std:
 int run_create_object_detection_dataset(const CreateObjectDetectionOptions& options) {
   CreateObjectDetectionOptions o = options;
   resolve_split_options(o.split);
-  NN_CHECK(o.width % o.grid_size == 0)
-      << "width " << o.width << " must be divisible by grid_size " << o.grid_size << " (-w, -d)";
+  NN_CHECK(o.width % o.grid_size == 0) << "width " << o.width << " must be divisible by grid_size " << o.grid_size
+                                       << " (-w, -d)";
   NN_CHECK(o.height % o.grid_size == 0)
       << "height " << o.height << " must be divisible by grid_size " << o.grid_size << " (-g, -d)";
   NN_CHECK(int64_t(o.width) * o.height <= kMaxOutputPixels)

@@ -16,8 +16,7 @@ struct CreateTarOptions {
 
 std::shared_ptr<CreateTarOptions> setup_create_tar(CLI::App& command) {
   auto o = std::make_shared<CreateTarOptions>();
-  command.add_option("source", o->source, "CSV dataset")->required()
-      ->check(existing_input());
+  command.add_option("source", o->source, "CSV dataset")->required()->check(existing_input());
   command.add_option("destination", o->destination, "TAR filename")->required();
   return o;
 }

@@ -36,8 +36,7 @@ int run_decode_param(const DecodeParamOptions& options) {
       << "'" << options.outdir << "': cannot create the output directory" << (ec ? ": " + ec.message() : "");
   for (const auto& parameter : model.parameters) {
     NN_LOG_INFO << parameter.name;
-    const std::string path =
-        (std::filesystem::path(options.outdir) / (param_file_stem(parameter.name) + ".txt"));
+    const std::string path = (std::filesystem::path(options.outdir) / (param_file_stem(parameter.name) + ".txt"));
     nn::formats::write_file_atomic(path, format_param_text(parameter));
   }
   NN_LOG_INFO << "Decode Parameter Completed.";

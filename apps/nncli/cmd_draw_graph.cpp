@@ -30,8 +30,7 @@ struct DrawGraphOptions {
 
 std::shared_ptr<DrawGraphOptions> setup_draw_graph(CLI::App& command) {
   auto o = std::make_shared<DrawGraphOptions>();
-  command.add_option("input", o->input, "Path to input nnp or nntxt")->required()
-      ->check(existing_input());
+  command.add_option("input", o->input, "Path to input nnp or nntxt")->required()->check(existing_input());
   command.add_option("-o,--output-dir", o->output_dir, "Output directory")->capture_default_str();
   command.add_option("-n,--network", o->networks, "Network names to be drawn (repeatable; default: all)");
   command.add_option("-f,--format", o->format, "Graphviz output format (png, svg, pdf, dot, ...)")
@@ -71,8 +70,7 @@ int run_draw_graph(const DrawGraphOptions& options) {
   std::error_code ec;
   std::filesystem::create_directories(options.output_dir, ec);
   NN_CHECK(std::filesystem::is_directory(options.output_dir))
-      << "'" << options.output_dir << "': cannot create the output directory"
-      << (ec ? ": " + ec.message() : "");
+      << "'" << options.output_dir << "': cannot create the output directory" << (ec ? ": " + ec.message() : "");
   NN_LOG_INFO << "Save drawn network(s) into `" << options.output_dir << "`.";
 
   for (const auto& name : draw) {
@@ -86,13 +84,13 @@ int run_draw_graph(const DrawGraphOptions& options) {
     // chain: SIGSEGV after 100 s); the DOT text itself can still be written, without a layout.
     const bool too_large = network.functions.size() > kMaxLaidOutFunctions;
     NN_CHECK(options.format == "dot" || !too_large)
-        << "network '" << name << "' has " << network.functions.size() << " functions, more than Graphviz can lay out ("
-        << kMaxLaidOutFunctions << "); write the DOT text with -f dot instead";
+        << "network '" << name << "' has " << network.functions.size()
+        << " functions, more than Graphviz can lay out (" << kMaxLaidOutFunctions
+        << "); write the DOT text with -f dot instead";
     std::string file = name;
     std::replace(file.begin(), file.end(), ' ', '_');
     std::replace(file.begin(), file.end(), '/', '_');  // a '/' would leave the output directory
-    const std::string path =
-        (std::filesystem::path(options.output_dir) / (file + "." + options.format)).string();
+    const std::string path = (std::filesystem::path(options.output_dir) / (file + "." + options.format)).string();
     nn::with_context("network '" + name + "'", [&] {
       if (too_large)
         nn::formats::write_file_atomic(path, network_to_dot(model, network));

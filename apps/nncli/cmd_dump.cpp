@@ -35,8 +35,7 @@ std::shared_ptr<DumpOptions> setup_dump(CLI::App& command) {
   auto o = std::make_shared<DumpOptions>();
   command.add_flag("-v,--dump-verbose", o->verbose, "Print every field of the model (NNP:field: value)");
   command.add_flag("-F,--dump-functions", o->functions, "List the functions of each network");
-  command.add_flag("-V,--dump-variables", o->variables,
-                   "With -F: also the inputs and outputs of each function");
+  command.add_flag("-V,--dump-variables", o->variables, "With -F: also the inputs and outputs of each function");
   command.add_option("--dump-limit", o->dump_limit, "-v: items shown per repeated field (Python slice end)")
       ->capture_default_str();
   command.add_option("-n,--dump-variable-name", o->variable_name, "Print only this variable's shape");
@@ -44,7 +43,8 @@ std::shared_ptr<DumpOptions> setup_dump(CLI::App& command) {
   command.add_flag("--stats", o->stats, "Per-function MACs/FLOPs, parameter counts and activation bytes");
   add_batch_size_option(command, o->batch_size, "Batch size for --stats")->capture_default_str();
   add_text_json_format_option(command, o->format, "text or json");
-  command.add_option("files", o->files, "Model files (.nnp, .nntxt, .h5, .protobuf)")->required()
+  command.add_option("files", o->files, "Model files (.nnp, .nntxt, .h5, .protobuf)")
+      ->required()
       ->check(existing_input());
   return o;
 }
@@ -118,8 +118,7 @@ class TextDump {
 
  private:
   template <class F>
-  void section(const std::string& prefix, const std::string& name, const std::string& network,
-               F&& print_args) {
+  void section(const std::string& prefix, const std::string& name, const std::string& network, F&& print_args) {
     const Network* net = model_.find_network(network);
     NN_CHECK(net != nullptr) << "'" << name << "' uses network '" << network
                              << "', which the model does not define";
@@ -131,8 +130,7 @@ class TextDump {
   template <class Vars>
   void args(const Network& net, const std::string& prefix, const std::string& label, const Vars& vars) {
     for (size_t i = 0; i < vars.size(); ++i)
-      out_ += prefix + label + " variable[" + std::to_string(i) +
-              "]: Name:" + pad(vars[i].variable_name, 30) +
+      out_ += prefix + label + " variable[" + std::to_string(i) + "]: Name:" + pad(vars[i].variable_name, 30) +
               " Shape:" + shape_text(net, vars[i].variable_name) + "\n";
   }
 
@@ -167,8 +165,8 @@ class TextDump {
 std::string stats_text(const NetworkStats& s) {
   char line[512];
   std::string out = "Network '" + s.name + "' (batch size " + std::to_string(s.batch_size) + ")\n";
-  std::snprintf(line, sizeof(line), "  %5s %-24s %-30s %14s %14s %12s %14s\n", "Index", "Type", "Name",
-                "MACs", "FLOPs", "Params", "Output bytes");
+  std::snprintf(line, sizeof(line), "  %5s %-24s %-30s %14s %14s %12s %14s\n", "Index", "Type", "Name", "MACs",
+                "FLOPs", "Params", "Output bytes");
   out += line;
   for (size_t i = 0; i < s.functions.size(); ++i) {
     const auto& f = s.functions[i];
@@ -177,9 +175,8 @@ std::string stats_text(const NetworkStats& s) {
                   (long long)f.output_bytes);
     out += line;
   }
-  std::snprintf(line, sizeof(line),
-                "  Total: MACs %lld, FLOPs %lld, parameters %lld, activation bytes %lld\n", (long long)s.macs,
-                (long long)s.flops, (long long)s.parameters, (long long)s.activation_bytes);
+  std::snprintf(line, sizeof(line), "  Total: MACs %lld, FLOPs %lld, parameters %lld, activation bytes %lld\n",
+                (long long)s.macs, (long long)s.flops, (long long)s.parameters, (long long)s.activation_bytes);
   return out + line;
 }
 
@@ -238,8 +235,7 @@ nlohmann::ordered_json model_json(const nn::ir::Model& model) {
                               {"output", vars_json(model, e.network_name, e.output_variable)}});
   for (const auto& n : model.networks) {
     nlohmann::ordered_json vars = nlohmann::ordered_json::array(), funcs = nlohmann::ordered_json::array();
-    for (const auto& v : n.variables)
-      vars.push_back({{"name", v.name}, {"type", v.type}, {"shape", v.shape}});
+    for (const auto& v : n.variables) vars.push_back({{"name", v.name}, {"type", v.type}, {"shape", v.shape}});
     for (const auto& f : n.functions)
       funcs.push_back({{"type", f.type}, {"name", f.name}, {"inputs", f.inputs}, {"outputs", f.outputs}});
     j["networks"].push_back(

@@ -108,8 +108,7 @@ int run_forward(const ForwardOptions& opt) {
     source = ds::CacheDataSource::open(opt.dataset, ds::CacheDatasetOptions{normalize});
     table = ds::result_table_from_cache(opt.dataset, source->size());
   } else {
-    NN_FAIL(nn::ErrorCode::kInvalid) << "Unsupported extension \"" << ext << "\" in \"" << opt.dataset
-                                     << "\".";
+    NN_FAIL(nn::ErrorCode::kInvalid) << "Unsupported extension \"" << ext << "\" in \"" << opt.dataset << "\".";
   }
 
   // Which dataset variable feeds each data variable of each executor.
@@ -118,11 +117,10 @@ int run_forward(const ForwardOptions& opt) {
     for (const auto& d : runners[r]->executor().data_variable) {
       int v = source->find_variable(d.data_name);
       std::string available;
-      for (const auto& name : source->variables())
-        available += (available.empty() ? "" : ", ") + quoted(name);
-      NN_CHECK(v >= 0) << "executor " << quoted(runners[r]->executor().name) << ": data "
-                       << quoted(d.data_name) << " is not a variable of dataset " << quoted(opt.dataset)
-                       << " (it has " << available << ")";
+      for (const auto& name : source->variables()) available += (available.empty() ? "" : ", ") + quoted(name);
+      NN_CHECK(v >= 0) << "executor " << quoted(runners[r]->executor().name) << ": data " << quoted(d.data_name)
+                       << " is not a variable of dataset " << quoted(opt.dataset) << " (it has " << available
+                       << ")";
       feeds[r].push_back(v);
     }
   }

@@ -32,20 +32,17 @@ struct FunctionInfoOptions {
 
 std::shared_ptr<FunctionInfoOptions> setup_function_info(CLI::App& command) {
   auto o = std::make_shared<FunctionInfoOptions>();
-  command.add_option("-o,--output", o->output,
-                     "Output file: .yaml writes the function database, else a list");
+  command.add_option("-o,--output", o->output, "Output file: .yaml writes the function database, else a list");
   command.add_option("-f,--all_support", o->all_support, "Function set: NNB (nnabla-c-runtime), ONNX or TFLITE");
   command.add_option("files", o->files, "Models (.nnp, .nntxt): list the functions they use")
       ->check(existing_input());
   command.add_option("-c,--config", o->config, "Function-list file limiting the set (ONNX: also opset_N)");
-  command
-      .add_option("-x,--exclude", o->exclude, "Remove this function from the list (repeatable; nnabla set)")
+  command.add_option("-x,--exclude", o->exclude, "Remove this function from the list (repeatable; nnabla set)")
       ->allow_extra_args(false);
   command.add_flag("-t,--target", o->target, "ONNX: print the target ONNX operators instead");
   command.add_option("-q,--query", o->query, "Print the details of one function (arguments, I/O, targets)");
   add_no_expand_flag(command, o->no_expand);
-  command
-      .add_option("--api", o->api, "NNB API level: -1 prints the newest; N lists the functions of level N")
+  command.add_option("--api", o->api, "NNB API level: -1 prints the newest; N lists the functions of level N")
       ->capture_default_str();
   add_text_json_format_option(command, o->format, "text or json");
   return o;
@@ -112,13 +109,12 @@ int run_function_info(const FunctionInfoOptions& opt) {
   NN_CHECK_CODE(!opt.target || target == "ONNX", nn::ErrorCode::kUsage) << "-t/--target needs -f ONNX";
 
   const std::optional<int> opset = target == "ONNX" ? parse_opset(opt.config) : std::nullopt;
-  const TargetTable table = target == "NNB"    ? nnb_table(kNewestApiLevel)
-                            : target == "ONNX" ? onnx_table(opset.value_or(kDefaultOnnxOpset))
+  const TargetTable table = target == "NNB"      ? nnb_table(kNewestApiLevel)
+                            : target == "ONNX"   ? onnx_table(opset.value_or(kDefaultOnnxOpset))
                             : target == "TFLITE" ? tflite_table()
-                                               : nnabla_table();
+                                                 : nnabla_table();
   if (!opt.query.empty()) {
-    std::vector<TargetTable> targets{nnabla_table(), nnb_table(kNewestApiLevel),
-                                     onnx_table(kDefaultOnnxOpset)};
+    std::vector<TargetTable> targets{nnabla_table(), nnb_table(kNewestApiLevel), onnx_table(kDefaultOnnxOpset)};
     const std::string text =
         opt.format == "json" ? query_json(opt.query, targets) : query_text(opt.query, targets);
     std::fwrite(text.data(), 1, text.size(), stdout);

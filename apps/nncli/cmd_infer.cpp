@@ -41,10 +41,8 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
   auto o = std::make_shared<InferOptions>();
   add_model_config_option(command, o->config, "Model (.nnp, .nntxt); may also be given positionally");
   add_param_option(command, o->param, "Parameter file (.h5, .protobuf, .nnp)");
-  command.add_option("-o,--output", o->output,
-                     "Output prefix: writes PREFIX_<sample>.bin (nothing without it)");
-  command
-      .add_option("-t,--data_type,--data-type", o->data_type, "Type of raw inputs: float32, uint8 or int32")
+  command.add_option("-o,--output", o->output, "Output prefix: writes PREFIX_<sample>.bin (nothing without it)");
+  command.add_option("-t,--data_type,--data-type", o->data_type, "Type of raw inputs: float32, uint8 or int32")
       ->check(CLI::IsMember({"float32", "uint8", "int32"}));
   add_run_batch_size_option(command, o->batch_size);
   add_context_option(command, o->context);
@@ -56,13 +54,13 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
       ->capture_default_str();
   command.add_flag("--init-missing", o->init_missing,
                    "Initialize parameters missing from the files from their initializers");
-  command.add_option("--seed", o->seed, "Seed for --init-missing and generator variables")
-      ->capture_default_str();
+  command.add_option("--seed", o->seed, "Seed for --init-missing and generator variables")->capture_default_str();
   command.add_flag("--no-image-normalization", o->no_image_normalization,
                    "Image inputs (png/jpg/bmp) as raw 0-255 values instead of /255");
   add_no_optimize_flag(command, o->no_optimize);
-  command.add_option("files", o->files,
-                     "Model files, then one input (.bin raw, .npy or a png/jpg/bmp image) per data variable")
+  command
+      .add_option("files", o->files,
+                  "Model files, then one input (.bin raw, .npy or a png/jpg/bmp image) per data variable")
       ->check(existing_input());
   return o;
 }
@@ -105,9 +103,8 @@ std::vector<float> read_input(const std::string& path, const std::string& data_t
   if (nn::formats::file_extension(path) == "npy") {
     HostArray a = read_npy(path);
     NN_CHECK(nn::shape_size(a.shape) == nn::shape_size(shape))
-        << single_quoted(path) << ": array of shape " << nn::to_string(a.shape) << " ("
-        << nn::shape_size(a.shape) << " values), but " << what << " needs " << nn::shape_size(shape)
-        << " values";
+        << single_quoted(path) << ": array of shape " << nn::to_string(a.shape) << " (" << nn::shape_size(a.shape)
+        << " values), but " << what << " needs " << nn::shape_size(shape) << " values";
     return std::move(a.values);
   }
   return read_raw_array(path, input_dtype(path, data_type), nn::shape_size(shape), what);
@@ -172,18 +169,18 @@ void write_outputs(const InferOptions& opt, int64_t batch, const std::vector<Exe
 int run_infer(const InferOptions& opt) {
   std::vector<std::string> models, inputs;
   if (!opt.config.empty()) models.push_back(opt.config);
-  for (const auto& f : opt.files) ((is_model_file(f) || is_nnb_file(f)) && inputs.empty() ? models : inputs).push_back(f);
+  for (const auto& f : opt.files)
+    ((is_model_file(f) || is_nnb_file(f)) && inputs.empty() ? models : inputs).push_back(f);
   if (!opt.param.empty()) models.push_back(opt.param);
   NN_CHECK_CODE(!models.empty(), nn::ErrorCode::kUsage) << "infer: no model file (.nnp, .nntxt) given";
   NN_CHECK_CODE(opt.format == "json" || opt.format == "bin" || !opt.output.empty(), nn::ErrorCode::kUsage)
       << "infer: --format " << opt.format << " needs -o/--output PREFIX";
 
-  nn::ir::Model model =
-      is_nnb_file(models.front()) ? load_nnb_model(models.front()) : import_model(models, [&] {
-        ImportOptions io;
-        io.optimize = !opt.no_optimize;
-        return io;
-      }());
+  nn::ir::Model model = is_nnb_file(models.front()) ? load_nnb_model(models.front()) : import_model(models, [&] {
+    ImportOptions io;
+    io.optimize = !opt.no_optimize;
+    return io;
+  }());
   const nn::ir::Executor& executor = find_executor(model, opt.executor);
   RunnerOptions ro;
   ro.batch_size = opt.batch_size;
@@ -194,14 +191,13 @@ int run_infer(const InferOptions& opt) {
       nn::with_context(single_quoted(models.front()), [&] { return ExecutorRunner(model, executor, ro); });
 
   std::string names;
-  for (size_t i = 0; i < runner.num_inputs(); ++i)
-    names += (i ? ", " : "") + single_quoted(runner.input_name(i));
+  for (size_t i = 0; i < runner.num_inputs(); ++i) names += (i ? ", " : "") + single_quoted(runner.input_name(i));
   NN_CHECK(inputs.size() == runner.num_inputs())
       << "executor " << single_quoted(executor.name) << " has " << runner.num_inputs() << " data variable(s)"
-      << (names.empty() ? "" : " (" + names + ")") << ", but " << inputs.size()
-      << " input file(s) were given";
+      << (names.empty() ? "" : " (" + names + ")") << ", but " << inputs.size() << " input file(s) were given";
   for (size_t i = 0; i < inputs.size(); ++i)
-    runner.set_input(i, read_input(inputs[i], opt.data_type, runner.input_name(i), runner.input_shape(i), !opt.no_image_normalization));
+    runner.set_input(i, read_input(inputs[i], opt.data_type, runner.input_name(i), runner.input_shape(i),
+                                   !opt.no_image_normalization));
 
   std::vector<ExecutorOutput> outputs = runner.run();
   if (opt.format == "json") {

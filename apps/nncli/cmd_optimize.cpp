@@ -1,4 +1,5 @@
-// optimize: the inference passes (BatchNormalization folding, Identity removal, Swish fusion) applied to a model, written as NNP.
+// optimize: the inference passes (BatchNormalization folding, Identity removal, Swish fusion) applied to a model,
+// written as NNP.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>

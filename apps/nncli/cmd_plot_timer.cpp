@@ -16,8 +16,7 @@ std::shared_ptr<PlotTimerOptions> setup_plot_timer(CLI::App& command) {
   auto o = std::make_shared<PlotTimerOptions>();
   command.description("Plot *.timer.txt files produced by nnabla.MonitorTimeElapsed.");
   add_plot_common_options(command, *o);
-  command.add_flag("-e,--elapsed", o->elapsed,
-                   "Plot the total elapsed time instead of the time per iteration");
+  command.add_flag("-e,--elapsed", o->elapsed, "Plot the total elapsed time instead of the time per iteration");
   command.add_option("-u,--time-unit", o->time_unit, "Time unit: s, m, h or d")
       ->check(CLI::IsMember({"s", "m", "h", "d"}))
       ->capture_default_str();

@@ -58,21 +58,23 @@ std::shared_ptr<TrainOptions> setup_train(CLI::App& command) {
                      "Context: cpu, cuda or cudnn[:half][:DEVICE_ID] (overrides the config's default_context)");
   command.add_option("-w,--ooc-window-length", o->ooc_window, "OOC window length (no effect on CPU)");
   add_seed_option(command, o->seed, "Seed of initializers, generators and stochastic functions");
-  command.add_option(
-      "--dataset", o->datasets,
-      "NAME=PATH: read dataset NAME from PATH (a .csv, or a .cache directory) instead of its uri");
-  command.add_option("--loss-scale", o->loss_scale,
-                     "Initial dynamic loss scale (default 8 with a half context, else off; 0 turns it off)")
+  command.add_option("--dataset", o->datasets,
+                     "NAME=PATH: read dataset NAME from PATH (a .csv, or a .cache directory) instead of its uri");
+  command
+      .add_option("--loss-scale", o->loss_scale,
+                  "Initial dynamic loss scale (default 8 with a half context, else off; 0 turns it off)")
       ->check(CLI::Validator(
           [](std::string& v) {
             return !v.empty() && v[0] == '-' ? "must not be negative, got " + v : std::string();
           },
           "SCALE >= 0"));
-  command.add_option("--loss-scale-factor", o->loss_scale_factor,
-                     "Dynamic loss scaling: divide on inf/NaN gradients, multiply after the interval")
+  command
+      .add_option("--loss-scale-factor", o->loss_scale_factor,
+                  "Dynamic loss scaling: divide on inf/NaN gradients, multiply after the interval")
       ->capture_default_str();
-  command.add_option("--loss-scale-interval", o->loss_scale_interval,
-                     "Dynamic loss scaling: good updates before the scale grows")
+  command
+      .add_option("--loss-scale-interval", o->loss_scale_interval,
+                  "Dynamic loss scaling: good updates before the scale grows")
       ->capture_default_str();
   command.add_option("--kill-at-iteration", o->kill_at_iteration)->group("");
   command.add_option("--interrupt-at-iteration", o->interrupt_at_iteration)->group("");
@@ -128,8 +130,8 @@ std::string context_names(const nn::Context& ctx) {
 class TrainHooks : public nn::train::TrainerHooks {
  public:
   // rank: this process's MPI rank; only rank 0 writes files and logs epochs (docs/command_line.md#train-mpi).
-  TrainHooks(const TrainOptions& opt, ProgressFile& progress, ResultWriter& writer,
-             nn::ir::ParameterStore& store, nn::train::Trainer& trainer, int rank)
+  TrainHooks(const TrainOptions& opt, ProgressFile& progress, ResultWriter& writer, nn::ir::ParameterStore& store,
+             nn::train::Trainer& trainer, int rank)
       : opt_(opt), progress_(progress), writer_(writer), store_(store), trainer_(trainer), rank_(rank) {
     if (rank_ == 0 && ::isatty(STDERR_FILENO) == 1)
       bar_ = std::make_unique<Progress>("Training", trainer.max_iter());
@@ -156,8 +158,7 @@ class TrainHooks : public nn::train::TrainerHooks {
     if (rank_ != 0) return;
     append_monitoring_report(writer_.outdir(), r);
     std::error_code ec;
-    if (throttle_.should_save(r.epoch, false,
-                              fs::exists(current_results_path(writer_.outdir(), r.epoch), ec)))
+    if (throttle_.should_save(r.epoch, false, fs::exists(current_results_path(writer_.outdir(), r.epoch), ec)))
       save_current(r.epoch);
     char cost[64];
     std::snprintf(cost, sizeof(cost), " cost=%.4f", r.cost);
@@ -201,8 +202,7 @@ class TrainHooks : public nn::train::TrainerHooks {
 
 int run_train(const TrainOptions& opt) {
   if (!opt.ooc_memory.empty() && !valid_size_string(opt.ooc_memory))
-    NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_gpu_memory_size [" << opt.ooc_memory
-                                     << "].";
+    NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_gpu_memory_size [" << opt.ooc_memory << "].";
   if (!opt.ooc_window.empty() && !valid_size_string(opt.ooc_window))
     NN_FAIL(nn::ErrorCode::kInvalid) << "Fatal error. invalid ooc_window_length [" << opt.ooc_window << "].";
   // Under `nncli -m` in mpirun: data-parallel (docs/command_line.md#train-mpi); rank 0 alone writes into
@@ -270,7 +270,9 @@ int run_train(const TrainOptions& opt) {
   if (opt.resume) {
     resume_training(opt.outdir, model, store, trainer, comm);
     // The epochs from the resumed one on are trained (and reported) again.
-    if (root) trim_monitoring_report(opt.outdir, trainer.state().iteration / std::max<int64_t>(trainer.iter_per_epoch(), 1));
+    if (root)
+      trim_monitoring_report(opt.outdir,
+                             trainer.state().iteration / std::max<int64_t>(trainer.iter_per_epoch(), 1));
   }
   if (comm.distributed()) {
     NN_LOG_INFO << "Training with MPI: " << comm.size() << " processes, " << trainer.iter_per_epoch()
@@ -312,9 +314,7 @@ int run_train(const TrainOptions& opt) {
         hooks.save_current((trainer.state().iteration - 1) / trainer.iter_per_epoch() + 1);
       NN_LOG_INFO << "Training Completed.";
       break;
-    case nn::train::TrainOutcome::kNanStopped:
-      NN_LOG_INFO << "Training Incompleted.";
-      break;
+    case nn::train::TrainOutcome::kNanStopped: NN_LOG_INFO << "Training Incompleted."; break;
     case nn::train::TrainOutcome::kInterrupted:
       if (root) writer.save_checkpoint(store, trainer);
       NN_LOG_WARNING << "Training interrupted at iteration " << trainer.state().iteration

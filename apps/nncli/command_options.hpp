@@ -20,7 +20,8 @@ CLI::Option* add_param_option(CLI::App& command, std::vector<std::string>& param
 
 // -C,--context: the backend a model runs on. The default help is infer's and forward's.
 extern const char* const kModelContextHelp;
-CLI::Option* add_context_option(CLI::App& command, std::string& context, const std::string& help = kModelContextHelp);
+CLI::Option* add_context_option(CLI::App& command, std::string& context,
+                                const std::string& help = kModelContextHelp);
 CLI::Option* add_context_option(CLI::App& command, std::vector<std::string>& context, const std::string& help);
 
 // -o,--outdir: the output directory, required.

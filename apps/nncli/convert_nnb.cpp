@@ -58,9 +58,8 @@ void export_nnb(const nn::ir::Model& model, const std::string& output, const Con
   int64_t total = plan.activation_bytes;
   for (int64_t w : plan.weight_bytes) total += w;
   NN_CHECK_CODE(options.ram_budget <= 0 || total <= options.ram_budget, nn::ErrorCode::kCheckFailed)
-      << "'" << output << "': the network needs " << total << " bytes (weights "
-      << total - plan.activation_bytes << " + activations " << plan.activation_bytes
-      << "), more than --ram-budget " << options.ram_budget;
+      << "'" << output << "': the network needs " << total << " bytes (weights " << total - plan.activation_bytes
+      << " + activations " << plan.activation_bytes << "), more than --ram-budget " << options.ram_budget;
   nn::formats::write_file_atomic(output, nnb::serialize_nnb(network));
 }
 

@@ -35,8 +35,7 @@ std::set<std::string> supported_set(const ConvertOptions& o) {
   if (o.export_format == "NNB" || o.export_format == "CSRC")
     return o.config.empty() ? table(fi::nnb_table(o.api_level)) : listed;
   if (o.export_format == "ONNX") {
-    const auto onnx =
-        table(fi::onnx_table(fi::parse_opset(o.define_version).value_or(fi::kDefaultOnnxOpset)));
+    const auto onnx = table(fi::onnx_table(fi::parse_opset(o.define_version).value_or(fi::kDefaultOnnxOpset)));
     return o.config.empty() ? onnx : intersect(onnx, listed);
   }
   return o.config.empty() ? table(fi::nnabla_table()) : listed;

@@ -20,7 +20,8 @@ namespace {
 constexpr int64_t kMaxSamples = 1000;  // calibration samples taken from a cache or CSV dataset
 
 // Min and max of every variable over the representative samples (.npy, cache directory or CSV dataset).
-std::map<std::string, nn::formats::CalibrationRange> calibrate(const nn::ir::Model& model, const std::string& path) {
+std::map<std::string, nn::formats::CalibrationRange> calibrate(const nn::ir::Model& model,
+                                                               const std::string& path) {
   NN_CHECK(model.executors.size() == 1) << "--quantization needs a model with one executor (use -E)";
   const nn::ir::Executor& source = model.executors[0];
   NN_CHECK(source.data_variable.size() == 1)
@@ -91,7 +92,8 @@ std::map<std::string, nn::formats::CalibrationRange> calibrate(const nn::ir::Mod
     }
   }
   NN_LOG_INFO << "TFLite int8: calibrated on " << count << " sample(s) of '" << path << "'";
-  for (const auto& [name, r] : ranges) NN_LOG_VERBOSE << "  range '" << name << "': [" << r.min << ", " << r.max << "]";
+  for (const auto& [name, r] : ranges)
+    NN_LOG_VERBOSE << "  range '" << name << "': [" << r.min << ", " << r.max << "]";
   return ranges;
 }
 

@@ -1,4 +1,5 @@
-// `convert --verify`: source vs converted outputs on the same inputs (max abs/rel error, cosine, argmax agreement).
+// `convert --verify`: source vs converted outputs on the same inputs (max abs/rel error, cosine, argmax
+// agreement).
 #include "convert_verify.hpp"
 
 #include <algorithm>
@@ -55,7 +56,8 @@ std::pair<int64_t, int64_t> argmax_agreement(const ExecutorOutput& a, const Exec
   int64_t same = 0;
   for (int64_t s = 0; s < samples && per > 0; ++s) {
     auto first_a = a.values.begin() + s * per, first_b = b.values.begin() + s * per;
-    same += std::max_element(first_a, first_a + per) - first_a == std::max_element(first_b, first_b + per) - first_b;
+    same +=
+        std::max_element(first_a, first_a + per) - first_a == std::max_element(first_b, first_b + per) - first_b;
   }
   return {same, samples};
 }
@@ -104,9 +106,14 @@ void print_reports(const std::vector<OutputReport>& reports, const ConvertOption
     bool all = true;
     for (const auto& r : reports) {
       all = all && r.ok;
-      j["outputs"].push_back({{"name", r.name}, {"shape", r.shape}, {"max_abs_error", r.max_abs},
-                              {"max_rel_error", r.max_rel}, {"cosine", r.cosine},
-                              {"argmax_agree", r.argmax_same}, {"samples", r.samples}, {"ok", r.ok}});
+      j["outputs"].push_back({{"name", r.name},
+                              {"shape", r.shape},
+                              {"max_abs_error", r.max_abs},
+                              {"max_rel_error", r.max_rel},
+                              {"cosine", r.cosine},
+                              {"argmax_agree", r.argmax_same},
+                              {"samples", r.samples},
+                              {"ok", r.ok}});
     }
     j["ok"] = all;
     std::printf("%s\n", j.dump(2).c_str());
@@ -157,13 +164,11 @@ void verify_conversion(const nn::ir::Model& source, const ConvertOptions& o, con
   NN_CHECK(!converted.executors.empty()) << "convert --verify: '" << o.output << "' has no executor to run";
   RunnerOptions ro;
   ro.batch_size = o.export_format == "NNP" || o.batch_size < 1 ? -1 : o.batch_size;
-  ExecutorRunner source_runner = nn::with_context("'" + o.inputs.front() + "'", [&] {
-    return ExecutorRunner(source, source.executors.front(), ro);
-  });
+  ExecutorRunner source_runner = nn::with_context(
+      "'" + o.inputs.front() + "'", [&] { return ExecutorRunner(source, source.executors.front(), ro); });
   ro.batch_size = source_runner.batch_size();
-  ExecutorRunner converted_runner = nn::with_context("'" + o.output + "'", [&] {
-    return ExecutorRunner(converted, converted.executors.front(), ro);
-  });
+  ExecutorRunner converted_runner = nn::with_context(
+      "'" + o.output + "'", [&] { return ExecutorRunner(converted, converted.executors.front(), ro); });
   const size_t n = source_runner.num_inputs();
   NN_CHECK_CODE(converted_runner.num_inputs() == n, nn::ErrorCode::kCheckFailed)
       << "convert --verify: the source has " << n << " input(s), '" << o.output << "' has "

@@ -40,9 +40,7 @@ void add_source_and_outdir_options(CLI::App& command, std::string& sourcedir, st
 }
 
 void add_output_image_options(CLI::App& command, int& channel, int& width, int& height) {
-  command.add_option("-c,--channel", channel, "Output channels: 1 or 3")
-      ->required()
-      ->check(CLI::IsMember({1, 3}));
+  command.add_option("-c,--channel", channel, "Output channels: 1 or 3")->required()->check(CLI::IsMember({1, 3}));
   command.add_option("-w,--width", width, "Output width")->required()->check(CLI::PositiveNumber);
   command.add_option("-g,--height", height, "Output height")->required()->check(CLI::PositiveNumber);
 }

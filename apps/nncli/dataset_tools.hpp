@@ -40,8 +40,8 @@ bool is_image_name(const std::string& file_name);
 struct FittedImage {
   nn::formats::datasets::Image8 image;
   int source_width = 0, source_height = 0;
-  bool resized = false;                     // false: the source had the output size, fit is unused
-  nn::formats::datasets::AspectFit fit;     // the crop or padding, in source pixels
+  bool resized = false;                  // false: the source had the output size, fit is unused
+  nn::formats::datasets::AspectFit fit;  // the crop or padding, in source pixels
 };
 FittedImage load_fitted_image(const std::string& path, int width, int height, bool padding, int channels);
 

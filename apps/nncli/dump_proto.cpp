@@ -51,10 +51,8 @@ std::string scalar_text(const Message& m, const FieldDescriptor* f, int index) {
       return (rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f)) ? "True" : "False";
     case FieldDescriptor::CPPTYPE_ENUM:
       return std::to_string(rep ? r->GetRepeatedEnumValue(m, f, index) : r->GetEnumValue(m, f));
-    case FieldDescriptor::CPPTYPE_STRING:
-      return rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f);
-    default:
-      return "";
+    case FieldDescriptor::CPPTYPE_STRING: return rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f);
+    default: return "";
   }
 }
 

@@ -50,13 +50,12 @@ int64_t function_flops(const nn::ir::Function& f, const Shapes& s, int64_t macs)
     for (int64_t k : f.attrs.get_ints("kernel", {})) kernel *= k;
     return out_elems * kernel;
   }
-  if (is_one_of(f.type,
-                {"GlobalAveragePooling", "Sum", "Mean", "Max", "Min", "Prod", "Softmax", "LogSoftmax"}))
+  if (is_one_of(f.type, {"GlobalAveragePooling", "Sum", "Mean", "Max", "Min", "Prod", "Softmax", "LogSoftmax"}))
     return std::max(in_elems, out_elems);
   if (is_one_of(f.type, {"BatchNormalization", "FusedBatchNormalization", "LayerNormalization"}))
     return 2 * out_elems;
-  if (is_one_of(f.type, {"Reshape", "Identity", "Transpose", "Slice", "Concatenate", "Split", "Stack",
-                         "Broadcast", "BroadcastTo", "Tile", "Pad", "Flip"}))
+  if (is_one_of(f.type, {"Reshape", "Identity", "Transpose", "Slice", "Concatenate", "Split", "Stack", "Broadcast",
+                         "BroadcastTo", "Tile", "Pad", "Flip"}))
     return 0;  // data movement only
   return out_elems;
 }

@@ -71,8 +71,8 @@ std::string yaml_database(const std::map<std::string, std::vector<std::string>>&
       os << "    c_runtime: " << support_word(nnb, type) << "\n";
       os << "    uniq_name: " << uniq_name(type) << "\n";
       const auto& types_of = func_types.at(type);
-      os << "    func_type: "
-         << yaml_flow_list(types_of.empty() ? std::vector<std::string>{"None"} : types_of) << "\n";
+      os << "    func_type: " << yaml_flow_list(types_of.empty() ? std::vector<std::string>{"None"} : types_of)
+         << "\n";
     }
   }
   return os.str();
@@ -112,15 +112,12 @@ std::string query_json(const std::string& type, const std::vector<TargetTable>& 
   j["uniq_name"] = uniq_name(type);
   j["inputs"] = nlohmann::json::array();
   for (const auto& in : s.inputs)
-    j["inputs"].push_back({{"name", in.name},
-                           {"optional", in.optional},
-                           {"variadic", in.variadic},
-                           {"parameter", in.parameter}});
+    j["inputs"].push_back(
+        {{"name", in.name}, {"optional", in.optional}, {"variadic", in.variadic}, {"parameter", in.parameter}});
   j["arguments"] = nlohmann::json::array();
   for (const auto& arg : s.args) {
     nlohmann::ordered_json a{{"name", arg.name}, {"type", nn::attr_type_name(arg.type)}};
-    a["default"] =
-        arg.default_value ? nlohmann::json(nn::attr_to_string(*arg.default_value)) : nlohmann::json();
+    a["default"] = arg.default_value ? nlohmann::json(nn::attr_to_string(*arg.default_value)) : nlohmann::json();
     if (!arg.default_doc.empty()) a["default_doc"] = arg.default_doc;
     j["arguments"].push_back(a);
   }

@@ -61,8 +61,7 @@ TargetTable onnx_table([[maybe_unused]] int opset) {
   for (const auto& name : onnx_exportable_functions(opset)) t.functions.insert(name);
 #else
   t.available = false;
-  t.reason =
-      "ONNX export table not built in this nncli (formats/onnx/export/onnx_export_support.hpp is missing)";
+  t.reason = "ONNX export table not built in this nncli (formats/onnx/export/onnx_export_support.hpp is missing)";
 #endif
   return t;
 }
@@ -138,8 +137,7 @@ FunctionList read_function_list(const std::string& path) {
     std::vector<std::string> parts;
     size_t start = 0;
     for (size_t comma = text.find(',');; comma = text.find(',', start)) {
-      parts.push_back(
-          trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+      parts.push_back(trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
       if (comma == std::string::npos) break;
       start = comma + 1;
     }

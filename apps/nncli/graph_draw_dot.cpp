@@ -82,8 +82,7 @@ class DotWriter {
     compute_scopes();
     compute_need_grad();
     std::map<std::string, int> type_count;
-    for (const auto& f : network_.functions)
-      add_function(f, f.type + "-" + std::to_string(++type_count[f.type]));
+    for (const auto& f : network_.functions) add_function(f, f.type + "-" + std::to_string(++type_count[f.type]));
     const std::vector<std::string> outputs = network_outputs(network_);
     if (outputs.size() > 1) {
       Function sink;
@@ -154,9 +153,7 @@ class DotWriter {
     const nn::ir::Variable* v = network_.find_variable(name);
     const bool parameter = is_parameter(name);
     const std::string fill = parameter ? "pink" : "lightgray";
-    const std::string label = parameter && short_name_.count(name) ? short_name_[name]
-                              : name.empty()                       ? "h"
-                                                                   : name;
+    const std::string label = parameter && short_name_.count(name) ? short_name_[name] : name.empty() ? "h" : name;
     const std::string outline = need_grad_[name] ? "black" : fill;
     cluster_for(v ? v->repeat_id : std::vector<std::string>{})
         .statements.push_back(quoted(id) + " [label=" + quoted(label) +

@@ -1,5 +1,5 @@
-// Libraries a few subcommands need (libcurl, libarchive, Graphviz, PLplot), opened with dlopen on first use rather than
-// mapped and relocated at every nncli start.
+// Libraries a few subcommands need (libcurl, libarchive, Graphviz, PLplot), opened with dlopen on first use rather
+// than mapped and relocated at every nncli start.
 #pragma once
 #include <dlfcn.h>
 

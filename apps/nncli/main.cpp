@@ -111,8 +111,7 @@ int main(int argc, char** argv) {
     } catch (const std::bad_alloc&) {
       return report_error("out of memory", int(nn::ErrorCode::kInvalid));
     } catch (const std::exception& e) {
-      return report_error((std::string("internal error: ") + e.what()).c_str(),
-                          int(nn::ErrorCode::kInternal));
+      return report_error((std::string("internal error: ") + e.what()).c_str(), int(nn::ErrorCode::kInternal));
     }
   }());
 }

@@ -60,8 +60,10 @@ template <class T>
 void resolve(void* lib, const char* name, T& out) {
   void* p = dlsym(lib, name);
   NN_CHECK(p) << "MPI library (" << NNCLI_MPI_LIBRARY << ") has no " << name;
-  if constexpr (std::is_pointer_v<T> && std::is_function_v<std::remove_pointer_t<T>>) out = reinterpret_cast<T>(p);
-  else out = static_cast<T>(p);  // a predefined handle is the address of the library's global object
+  if constexpr (std::is_pointer_v<T> && std::is_function_v<std::remove_pointer_t<T>>)
+    out = reinterpret_cast<T>(p);
+  else
+    out = static_cast<T>(p);  // a predefined handle is the address of the library's global object
 }
 
 MpiApi open_mpi() {
@@ -309,8 +311,8 @@ void MpiSession::start() {
   }
   communicator_ = mpi;
   nn::train::set_process_communicator(communicator_);
-  NN_LOG_VERBOSE << "MPI: rank " << mpi->rank() << " of " << mpi->size() << " (local rank "
-                 << mpi->local_rank() << ")";
+  NN_LOG_VERBOSE << "MPI: rank " << mpi->rank() << " of " << mpi->size() << " (local rank " << mpi->local_rank()
+                 << ")";
 }
 
 int MpiSession::finish(int status) {

@@ -45,8 +45,7 @@ const Nccl& nccl() {
 }
 
 void check_nccl(ncclResult_t status, const char* call, int rank) {
-  NN_CHECK(status == ncclSuccess) << call << " failed on rank " << rank << ": "
-                                  << nccl().get_error_string(status);
+  NN_CHECK(status == ncclSuccess) << call << " failed on rank " << rank << ": " << nccl().get_error_string(status);
 }
 void check_cuda(cudaError_t status, const char* call, int rank) {
   NN_CHECK(status == cudaSuccess) << call << " failed on rank " << rank << ": " << cudaGetErrorString(status);

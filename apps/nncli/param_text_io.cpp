@@ -76,8 +76,7 @@ std::string param_name_from_stem(const std::string& stem) {
     const char c = stem[i];
     if (c == '~') {
       out += '/';
-    } else if (c == '%' && i + 2 < stem.size() && hex_value(stem[i + 1]) >= 0 &&
-               hex_value(stem[i + 2]) >= 0) {
+    } else if (c == '%' && i + 2 < stem.size() && hex_value(stem[i + 1]) >= 0 && hex_value(stem[i + 2]) >= 0) {
       out += char(hex_value(stem[i + 1]) * 16 + hex_value(stem[i + 2]));
       i += 2;
     } else {

@@ -51,8 +51,8 @@ std::vector<std::vector<double>> read_columns(const std::string& path, size_t co
       const size_t space = line.find_first_of(" \t");
       double value = 0.0;
       NN_CHECK(parse_number(line.substr(0, space), value))
-          << "'" << path << "':" << line_no << ": '" << line.substr(0, space)
-          << "' is not a number (expected " << layout << ")";
+          << "'" << path << "':" << line_no << ": '" << line.substr(0, space) << "' is not a number (expected "
+          << layout << ")";
       row.push_back(value);
       line = space == std::string_view::npos ? std::string_view() : trim(line.substr(space));
     }

@@ -169,8 +169,8 @@ struct LegendSpot {
   double x0, y0;  // lower-left corner in axes fractions
 };
 
-PLINT best_legend_position(const std::vector<PlotSeries>& series, const Range& xr, const Range& yr,
-                           double width, double height) {
+PLINT best_legend_position(const std::vector<PlotSeries>& series, const Range& xr, const Range& yr, double width,
+                           double height) {
   const double m = 0.03;
   const std::array<LegendSpot, 9> spots = {{
       {PL_POSITION_TOP | PL_POSITION_RIGHT, 1 - m - width, 1 - m - height},
@@ -189,8 +189,7 @@ PLINT best_legend_position(const std::vector<PlotSeries>& series, const Range& x
     for (const auto& line : series)
       for (size_t i = 0; i < line.x.size(); ++i) {
         const double fx = (line.x[i] - xr.lo) / (xr.hi - xr.lo), fy = (line.y[i] - yr.lo) / (yr.hi - yr.lo);
-        count +=
-            fx >= spots[s].x0 && fx <= spots[s].x0 + width && fy >= spots[s].y0 && fy <= spots[s].y0 + height;
+        count += fx >= spots[s].x0 && fx <= spots[s].x0 + width && fy >= spots[s].y0 && fy <= spots[s].y0 + height;
       }
     if (count < best_count) best = s, best_count = count;
   }
@@ -218,8 +217,8 @@ void draw_legend(const std::vector<PlotSeries>& series, const Range& xr, const R
   pllegend(&legend_width, &legend_height, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
            best_legend_position(series, xr, yr, width, height), 0.02, 0.03, 0.08, 0, kFrameColor, 1, 0, 0,
            PLINT(n), opts.data(), 1.0, 0.85, 2.0, 0.0, text_colors.data(), text_ptrs.data(), nullptr, nullptr,
-           nullptr, nullptr, line_colors.data(), line_styles.data(), line_widths.data(), nullptr, nullptr,
-           nullptr, nullptr);
+           nullptr, nullptr, line_colors.data(), line_styles.data(), line_widths.data(), nullptr, nullptr, nullptr,
+           nullptr);
 }
 
 }  // namespace
@@ -241,15 +240,13 @@ std::string plot_input_label(const PlotCommonOptions& options, size_t i) {
   return i < options.labels.size() ? options.labels[i] : options.inputs[i];
 }
 
-void save_plot(const std::vector<PlotSeries>& series, const PlotCommonOptions& options,
-               const FigureText& text) {
+void save_plot(const std::vector<PlotSeries>& series, const PlotCommonOptions& options, const FigureText& text) {
   NN_CHECK_CODE(!options.outfile.empty(), nn::ErrorCode::kUsage)
       << "no -o/--outfile: nncli cannot show a window; name a .png, .svg or .pdf file";
   const char* device = device_for(options.outfile);
   NN_CHECK_CODE(device, nn::ErrorCode::kUsage)
       << "'" << options.outfile << "': unsupported output format (use .png, .svg or .pdf)";
-  NN_CHECK(device_available(device)) << "PLplot has no '" << device
-                                     << "' driver (install plplot-driver-cairo)";
+  NN_CHECK(device_available(device)) << "PLplot has no '" << device << "' driver (install plplot-driver-cairo)";
 
   Range xr, yr;
   for (const auto& s : series) {
@@ -271,8 +268,7 @@ void save_plot(const std::vector<PlotSeries>& series, const PlotCommonOptions& o
     plspage(100.0, 100.0, 640, 480, 0, 0);
     plscmap0n(16);
     plscol0(0, 255, 255, 255);
-    for (size_t i = 0; i < kCycle.size(); ++i)
-      plscol0(PLINT(i + 1), kCycle[i][0], kCycle[i][1], kCycle[i][2]);
+    for (size_t i = 0; i < kCycle.size(); ++i) plscol0(PLINT(i + 1), kCycle[i][0], kCycle[i][1], kCycle[i][2]);
     plscol0(kAxisColor, 0, 0, 0);
     plscol0(kGridColor, 222, 222, 222);
     plscol0(kFrameColor, 204, 204, 204);
@@ -287,8 +283,7 @@ void save_plot(const std::vector<PlotSeries>& series, const PlotCommonOptions& o
     plbox("g", 0, 0, "g", 0, 0);
     plcol0(kAxisColor);
     plbox("bcnst", 0, 0, "bcnstv", 0, 0);
-    pllab(plplot_text(text.xlabel).c_str(), plplot_text(text.ylabel).c_str(),
-          plplot_text(text.title).c_str());
+    pllab(plplot_text(text.xlabel).c_str(), plplot_text(text.ylabel).c_str(), plplot_text(text.title).c_str());
     for (size_t i = 0; i < series.size(); ++i) {
       plcol0(PLINT(1 + i % kCycle.size()));
       plwidth(2.0);

@@ -35,7 +35,6 @@ struct FigureText {
 
 // Draws the series (matplotlib's color cycle, 5% margins, limits overridden by the options) into
 // options.outfile, whose extension (.png .svg .pdf) picks the format; written atomically.
-void save_plot(const std::vector<PlotSeries>& series, const PlotCommonOptions& options,
-               const FigureText& text);
+void save_plot(const std::vector<PlotSeries>& series, const PlotCommonOptions& options, const FigureText& text);
 
 }  // namespace nncli

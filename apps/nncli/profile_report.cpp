@@ -132,8 +132,7 @@ std::string json_report(const std::vector<TargetResult>& results, const MachineI
     }
     t["hotspots"] = nlohmann::json::array();
     for (const Item* h : hotspots(r))
-      t["hotspots"].push_back(
-          {{"kind", h->kind}, {"function", h->function_name}, {"median_ms", h->stats.median}});
+      t["hotspots"].push_back({{"kind", h->kind}, {"function", h->function_name}, {"median_ms", h->stats.median}});
     j["targets"].push_back(t);
   }
   return j.dump(2) + "\n";

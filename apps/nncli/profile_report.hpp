@@ -24,7 +24,7 @@ std::string json_report(const std::vector<TargetResult>& results, const MachineI
 
 // Compares whole-iteration medians with a previous JSON report. Returns one line per target that got slower
 // by more than pct percent (empty: no regression). Targets missing from either side are logged.
-std::vector<std::string> regressions(const std::vector<TargetResult>& results,
-                                     const std::string& baseline_path, double pct);
+std::vector<std::string> regressions(const std::vector<TargetResult>& results, const std::string& baseline_path,
+                                     double pct);
 
 }  // namespace nncli::profile

@@ -96,6 +96,4 @@ extern "C" char* getenv(const char* name) noexcept {
   if (const char* value = nncli::lookup(name)) return const_cast<char*>(value);
   return const_cast<char*>(nncli::policy_default(name));
 }
-extern "C" char* secure_getenv(const char* name) noexcept {
-  return getauxval(AT_SECURE) ? nullptr : getenv(name);
-}
+extern "C" char* secure_getenv(const char* name) noexcept { return getauxval(AT_SECURE) ? nullptr : getenv(name); }

@@ -49,8 +49,7 @@ std::string state_text(const nn::train::TrainState& s) {
   os << "has_best\t" << (s.has_best ? 1 : 0) << "\n";
   os << "best_error\t" << exact(s.best_error) << "\n";
   for (const auto& [name, pos] : s.train_positions) os << "train_position\t" << pos << "\t" << name << "\n";
-  for (const auto& [name, pos] : s.monitor_positions)
-    os << "monitor_position\t" << pos << "\t" << name << "\n";
+  for (const auto& [name, pos] : s.monitor_positions) os << "monitor_position\t" << pos << "\t" << name << "\n";
   for (const auto& [name, scale] : s.loss_scales)
     os << "loss_scale\t" << exact(scale.first) << "\t" << scale.second << "\t" << name << "\n";
   os << "rng\t" << s.rng_state << "\n";
@@ -184,8 +183,7 @@ ConfigText copy_config_text(const std::string& config, const std::string& outdir
       out.text = zip.read(i);
       fmt::write_file_atomic((fs::path(outdir) / out.member_name).string(), out.text);
     }
-    NN_CHECK(!out.member_name.empty())
-        << in_quotes(config) << ": the archive holds no .nntxt or .prototxt member";
+    NN_CHECK(!out.member_name.empty()) << in_quotes(config) << ": the archive holds no .nntxt or .prototxt member";
   } else {
     out.member_name = fs::path(config).filename().string();
     out.text = fmt::read_file(config);

@@ -56,8 +56,7 @@ class ResultWriter {
 
   // results.nnp (best = true) or results_current_<epoch>.nnp replacing older ones; solver states are
   // included when epoch % 5 == 0. Written atomically; older files are removed only after the new one exists.
-  void save_results(bool best, int64_t epoch, const nn::ir::ParameterStore& params,
-                    nn::train::Trainer& trainer);
+  void save_results(bool best, int64_t epoch, const nn::ir::ParameterStore& params, nn::train::Trainer& trainer);
   // train_checkpoint.nnp: parameters, every solver state and the trainer state (atomically).
   void save_checkpoint(const nn::ir::ParameterStore& params, nn::train::Trainer& trainer);
 

@@ -57,8 +57,8 @@ OutdirLock::~OutdirLock() {
 OutdirLock prepare_outdir(const std::string& outdir) {
   std::error_code ec;
   fs::create_directories(outdir, ec);
-  NN_CHECK(fs::is_directory(outdir, ec)) << "cannot create the output directory " << in_quotes(outdir)
-                                         << (ec ? ": " + ec.message() : std::string());
+  NN_CHECK(fs::is_directory(outdir, ec))
+      << "cannot create the output directory " << in_quotes(outdir) << (ec ? ": " + ec.message() : std::string());
   NN_CHECK(::access(outdir.c_str(), W_OK) == 0)
       << "output directory " << in_quotes(outdir) << " is not writable: " << std::strerror(errno);
   OutdirLock lock(outdir);
@@ -67,7 +67,8 @@ OutdirLock prepare_outdir(const std::string& outdir) {
   for (const auto& entry : fs::directory_iterator(outdir, ec)) {
     const std::string name = entry.path().filename().string();
     if (!std::regex_match(name, temp_name) || !entry.is_regular_file(ec)) continue;
-    if (fs::remove(entry.path(), ec)) NN_LOG_INFO << "Removed " << in_quotes(name) << " left by an interrupted run";
+    if (fs::remove(entry.path(), ec))
+      NN_LOG_INFO << "Removed " << in_quotes(name) << " left by an interrupted run";
   }
   return lock;
 }

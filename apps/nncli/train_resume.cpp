@@ -30,8 +30,7 @@ std::string read_bytes(const std::string& path) { return nn::formats::read_file(
 class ReceivedFile {
  public:
   ReceivedFile(const std::string& name, const std::string& bytes) {
-    path_ =
-        (fs::temp_directory_path() / ("nncli_resume_" + std::to_string(::getpid()) + "_" + name)).string();
+    path_ = (fs::temp_directory_path() / ("nncli_resume_" + std::to_string(::getpid()) + "_" + name)).string();
     std::ofstream f(path_, std::ios::binary | std::ios::trunc);
     f.write(bytes.data(), std::streamsize(bytes.size()));
     NN_CHECK(f.good()) << "cannot write " << in_quotes(path_);
@@ -52,9 +51,8 @@ void copy_parameter_values(const std::vector<nn::ir::Parameter>& from, nn::ir::P
   for (const auto& p : from) {
     nn::VariablePtr v = store.find(p.name);
     if (!v) continue;
-    NN_CHECK(v->shape() == p.shape) << "parameter " << in_quotes(p.name) << " has shape "
-                                    << nn::to_string(p.shape) << " in the checkpoint but "
-                                    << nn::to_string(v->shape()) << " in the network";
+    NN_CHECK(v->shape() == p.shape) << "parameter " << in_quotes(p.name) << " has shape " << nn::to_string(p.shape)
+                                    << " in the checkpoint but " << nn::to_string(v->shape()) << " in the network";
     std::copy(p.data.begin(), p.data.end(), v->data()->cast<float>(true));
   }
 }
@@ -139,9 +137,7 @@ void resume_training(const std::string& outdir, const nn::ir::Model& model, nn::
                      << "; the data order restarts at the epoch";
       break;
     }
-    case ResumeFrom::kStart:
-      NN_LOG_INFO << "Resume from epoch 1";
-      break;
+    case ResumeFrom::kStart: NN_LOG_INFO << "Resume from epoch 1"; break;
   }
 }
 

@@ -144,16 +144,15 @@ Credential request_credential(const UploadTarget& target, uint64_t size) {
   NN_LOG_INFO << (official ? std::string("Got upload_url") : "upload_url is [" + upload_path + "]");
   const size_t scheme = upload_path.find("://");
   const size_t slash = scheme == std::string::npos ? scheme : upload_path.find('/', scheme + 3);
-  NN_CHECK(slash != std::string::npos)
-      << what << ": bad upload_path '" << upload_path << "' (want s3://bucket/key)";
+  NN_CHECK(slash != std::string::npos) << what << ": bad upload_path '" << upload_path
+                                       << "' (want s3://bucket/key)";
   Credential c;
   c.bucket = upload_path.substr(scheme + 3, slash - scheme - 3);
   c.key = upload_path.substr(slash + 1);
   for (auto [field, out] :
        {std::pair{"access_key_id", &c.access_key_id}, std::pair{"secret_access_key", &c.secret_access_key},
         std::pair{"session_token", &c.session_token}}) {
-    NN_CHECK(info.contains(field) && info[field].is_string())
-        << what << ": the reply lacks '" << field << "'";
+    NN_CHECK(info.contains(field) && info[field].is_string()) << what << ": the reply lacks '" << field << "'";
     *out = info[field].get<std::string>();
   }
   return c;

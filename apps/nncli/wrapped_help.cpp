@@ -44,8 +44,8 @@ std::string WrappingFormatter::make_option_desc(const CLI::Option* opt) const {
 
 std::string WrappingFormatter::make_subcommand(const CLI::App* sub) const {
   std::stringstream out;
-  CLI::detail::format_help(out, sub->get_display_name(true), wrap_text(sub->get_description(), kHelpWidth - kColumn),
-                           kColumn);
+  CLI::detail::format_help(out, sub->get_display_name(true),
+                           wrap_text(sub->get_description(), kHelpWidth - kColumn), kColumn);
   return out.str();
 }
 

@@ -165,7 +165,8 @@ std::string read_file_range(const std::string& path, uint64_t offset, int64_t le
       << what << ": range at offset " << offset << " of " << length << " bytes lies outside the file (" << size
       << " bytes)";
   const uint64_t count = length < 0 ? size - offset : uint64_t(length);
-  NN_CHECK(count <= kMaxFileBytes) << what << ": " << count << " bytes is too large (limit " << kMaxFileBytes << ")";
+  NN_CHECK(count <= kMaxFileBytes) << what << ": " << count << " bytes is too large (limit " << kMaxFileBytes
+                                   << ")";
   std::string data(size_t(count), '\0');
   read_exactly(file.fd, offset, data, what);
   return data;

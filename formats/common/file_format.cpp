@@ -64,8 +64,7 @@ bool looks_like_nnb(std::string_view head, uint64_t file_size) {
 bool looks_like_text(std::string_view head) {
   size_t i = 0;
   while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i]))) ++i;
-  if (i == head.size() || !(std::isalpha(static_cast<unsigned char>(head[i])) || head[i] == '#'))
-    return false;
+  if (i == head.size() || !(std::isalpha(static_cast<unsigned char>(head[i])) || head[i] == '#')) return false;
   for (char c : head)
     if (static_cast<unsigned char>(c) < 0x20 && !std::isspace(static_cast<unsigned char>(c))) return false;
   return true;

@@ -323,7 +323,8 @@ Handle write_int64_scalar_dataset(hid_t parent, const std::string& path, int64_t
   Handle lcpl = intermediate_groups_lcpl();
   Handle dset(
       lib().H5Dcreate2(parent, path.c_str(), lib().std_i64le, space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT));
-  NN_CHECK(dset.valid() && lib().H5Dwrite(dset.get(), lib().native_int64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value) >= 0)
+  NN_CHECK(dset.valid() &&
+           lib().H5Dwrite(dset.get(), lib().native_int64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value) >= 0)
       << "cannot write HDF5 dataset '" << path << "': " << last_error();
   return dset;
 }

@@ -126,8 +126,7 @@ std::string ZipReader::read(size_t index, uint64_t max_bytes) const {
   NN_CHECK(st.size <= max_bytes) << where << ": declared size " << st.size << " bytes exceeds the limit of "
                                  << max_bytes << " bytes";
   NN_CHECK(st.size <= st.comp_size * kMaxDeflateRatio + 65536)
-      << where << ": declared size " << st.size << " is implausible for " << st.comp_size
-      << " compressed bytes";
+      << where << ": declared size " << st.size << " is implausible for " << st.comp_size << " compressed bytes";
   std::unique_ptr<zip_file_t, int (*)(zip_file_t*)> file(zip_fopen_index(archive_, index, 0), zip_fclose);
   NN_CHECK(file) << where << ": cannot open: " << zip_strerror(archive_);
   std::string data(size_t(st.size), '\0');

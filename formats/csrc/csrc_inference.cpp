@@ -86,8 +86,8 @@ std::string inference_source(const CsrcPlan& plan) {
     o << "    " << texts[k].snake << "_local_context_t *f" << k << "_local_context;\n";
     for (size_t a = 0; a < args.size(); ++a)
       if (args[a].code == "iI")
-        o << "    int f" << k << "_local_context_shape_" << texts[k].arg_names[a] << "["
-          << args[a].list.size() << "];\n";
+        o << "    int f" << k << "_local_context_shape_" << texts[k].arg_names[a] << "[" << args[a].list.size()
+          << "];\n";
   }
   o << "} " << context_type << ";\n\n";
   o << "int actual_buf_sizes[" << plan.nnb.buffers.size() << "] = {\n";
@@ -188,8 +188,7 @@ std::string inference_source(const CsrcPlan& plan) {
       << "        free(c->param_pool[" << n << "]);\n    }\n";
   for (size_t k = 0; k < funcs.size(); ++k)
     o << "    free_" << texts[k].snake << "_local_context(&(c->f" << k << "));\n"
-      << "    if (c->f" << k << ".local_context != 0) {\n        rt_free_func(c->f" << k
-      << ".local_context);\n"
+      << "    if (c->f" << k << ".local_context != 0) {\n        rt_free_func(c->f" << k << ".local_context);\n"
       << "        c->f" << k << ".local_context = 0;\n    }\n";
   o << "    free(context);\n    return NN_ERROR_CODE_NOERROR;\n}\n\n";
 

@@ -45,8 +45,7 @@ std::string parameters_source(const CsrcPlan& plan) {
     const size_t v = plan.parameters[n];
     o << "\n// " << plan.network->variables[v].name << "\n";
     o << "float " << plan.symbol << "_parameter" << n << "[] = {\n";
-    for (float x : parameter_values(plan, v))
-      o << "    " << right_aligned(python_float(double(x)), 20) << ",\n";
+    for (float x : parameter_values(plan, v)) o << "    " << right_aligned(python_float(double(x)), 20) << ",\n";
     o << "};\n";
   }
   o << "\nvoid* " << plan.symbol << "_parameters[] ={\n";
@@ -78,15 +77,13 @@ std::string inference_header(const CsrcPlan& plan) {
   o << "/// Number of output buffers.\n#define " << P << "_NUM_OF_OUTPUT_BUFFERS (" << plan.nnb.outputs.size()
     << ")\n/// Output buffer sizes.\n";
   for (size_t i = 0; i < plan.nnb.outputs.size(); ++i)
-    o << "#define " << P << "_OUTPUT" << i << "_SIZE (" << element_count_of(plan, plan.nnb.outputs[i])
-      << ")\n";
+    o << "#define " << P << "_OUTPUT" << i << "_SIZE (" << element_count_of(plan, plan.nnb.outputs[i]) << ")\n";
   o << "/// Pointer of allocated buffer.\nfloat* " << p << "_output_buffer(void* context, int index);\n";
   if (!plan.parameters.empty()) {
-    o << "/// Number of parameter buffers.\n#define " << P << "_NUM_OF_PARAM_BUFFERS ("
-      << plan.parameters.size() << ")\n/// Parameter buffer sizes.\n";
+    o << "/// Number of parameter buffers.\n#define " << P << "_NUM_OF_PARAM_BUFFERS (" << plan.parameters.size()
+      << ")\n/// Parameter buffer sizes.\n";
     for (size_t n = 0; n < plan.parameters.size(); ++n)
-      o << "#define " << P << "_PARAM" << n << "_SIZE (" << element_count_of(plan, plan.parameters[n])
-        << ")\n";
+      o << "#define " << P << "_PARAM" << n << "_SIZE (" << element_count_of(plan, plan.parameters[n]) << ")\n";
     o << "/// Pointer of allocated buffer.\nfloat* " << p << "_param_buffer(void* context, int index);\n\n";
   }
   o << "\n/// Exec inference\nint " << p << "_inference(void* context);\n\n"
@@ -161,8 +158,7 @@ std::vector<CsrcFile> generate_csrc(const nn::ir::Model& model, int64_t batch_si
 }
 
 void write_csrc(const nn::ir::Model& model, const std::string& dir, int64_t batch_size) {
-  NN_CHECK(std::filesystem::is_directory(dir))
-      << "'" << dir << "': CSRC output must be an existing directory";
+  NN_CHECK(std::filesystem::is_directory(dir)) << "'" << dir << "': CSRC output must be an existing directory";
   namespace fs = std::filesystem;
   const std::vector<CsrcFile> files = generate_csrc(model, batch_size);
   // Every file is written into a staging folder inside dir first and renamed into place only when all

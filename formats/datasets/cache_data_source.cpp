@@ -30,8 +30,8 @@ double normalizer_for(const std::string& descr, bool normalize) {
 }
 
 // An HDF5 dataset's data as float, and whether its stored type is an unsigned 8/16-bit integer.
-std::vector<float> read_h5_variable(hid_t file, const std::string& name, const std::string& path,
-                                    Shape* shape, std::string* descr) {
+std::vector<float> read_h5_variable(hid_t file, const std::string& name, const std::string& path, Shape* shape,
+                                    std::string* descr) {
   h5::Handle ds(h5::open_dataset(file, name));
   NN_CHECK(ds.valid()) << "'" << path << "': cache file lacks dataset '" << name << "'";
   *shape = h5::dataset_shape(ds.get());
@@ -157,8 +157,7 @@ std::shared_ptr<const CacheDataSource::Loaded> CacheDataSource::load_file(size_t
 }
 
 void CacheDataSource::load(int64_t index, const std::vector<float*>& out) const {
-  NN_INTERNAL_CHECK(index >= 0 && index < total_ && out.size() == variables_.size())
-      << "cache index " << index;
+  NN_INTERNAL_CHECK(index >= 0 && index < total_ && out.size() == variables_.size()) << "cache index " << index;
   auto it = std::upper_bound(files_.begin(), files_.end(), index,
                              [](int64_t i, const CacheFile& f) { return i < f.first; });
   size_t f = size_t(it - files_.begin()) - 1;
@@ -177,8 +176,7 @@ std::vector<int64_t> CacheDataSource::original_order() const {
   if (!fs::exists(path)) return order;
   for (const CsvRecord& r : read_csv_file(path)) {
     double pos, orig;
-    NN_CHECK(r.cells.size() >= 2 && parse_python_float(r.cells[0], pos) &&
-             parse_python_float(r.cells[1], orig))
+    NN_CHECK(r.cells.size() >= 2 && parse_python_float(r.cells[0], pos) && parse_python_float(r.cells[1], orig))
         << path << ":" << r.line << ": expected '<cache position>,<original row>'";
     if (pos >= 0 && pos < double(total_)) order[size_t(pos)] = int64_t(orig);
   }
@@ -211,8 +209,8 @@ void write_npy_cache(const DataSource& source, const std::string& dir, const Cac
   if (order.empty()) {
     for (int64_t i = 0; i < n; ++i) order.push_back(i);
   }
-  NN_CHECK(int64_t(order.size()) == n)
-      << "write_npy_cache: order has " << order.size() << " entries for " << n << " samples";
+  NN_CHECK(int64_t(order.size()) == n) << "write_npy_cache: order has " << order.size() << " entries for " << n
+                                       << " samples";
   const int64_t per_file = std::max<int64_t>(1, options.samples_per_file);
   const auto& vars = source.variables();
   const auto& shapes = source.shapes();

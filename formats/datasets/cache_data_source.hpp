@@ -17,8 +17,7 @@ struct CacheDatasetOptions {
 
 class CacheDataSource : public DataSource {
  public:
-  static std::shared_ptr<CacheDataSource> open(const std::string& dir,
-                                               const CacheDatasetOptions& options = {});
+  static std::shared_ptr<CacheDataSource> open(const std::string& dir, const CacheDatasetOptions& options = {});
 
   int64_t size() const override { return total_; }
   const std::vector<std::string>& variables() const override { return variables_; }

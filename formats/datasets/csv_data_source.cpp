@@ -69,8 +69,7 @@ CellValue load_cell(const std::string& cell, const std::string& csv_dir, bool no
   NN_FAIL(ErrorCode::kInvalid) << "File format with extension \"" << ext << "\" is not supported.";
 }
 
-std::shared_ptr<CsvDataSource> CsvDataSource::open(const std::string& path,
-                                                   const CsvDatasetOptions& options) {
+std::shared_ptr<CsvDataSource> CsvDataSource::open(const std::string& path, const CsvDatasetOptions& options) {
   std::shared_ptr<CsvDataSource> src(new CsvDataSource());
   src->path_ = path;
   src->dir_ = parent_dir(path);
@@ -97,8 +96,8 @@ std::shared_ptr<CsvDataSource> CsvDataSource::open(const std::string& path,
       indexed_variable.push_back(indexed);
     } else {
       NN_CHECK(indexed && indexed_variable[size_t(v)])
-          << path << ":" << records.front().line << ": column " << i + 1 << " ('" << h
-          << "') repeats variable '" << name << "'";
+          << path << ":" << records.front().line << ": column " << i + 1 << " ('" << h << "') repeats variable '"
+          << name << "'";
     }
     src->columns_.push_back(Column{int(i), v, indexed});
   }
@@ -144,8 +143,8 @@ std::string CsvDataSource::sample_origin(int64_t index, int v) const {
 void CsvDataSource::load(int64_t index, const std::vector<float*>& out) const {
   NN_INTERNAL_CHECK(index >= 0 && index < size() && out.size() == variables_.size()) << "row " << index;
   const CsvRecord& row = rows_[size_t(index)];
-  NN_CHECK(row.cells.size() == header_.size()) << path_ << ":" << row.line << ": " << row.cells.size()
-                                               << " columns, the header has " << header_.size();
+  NN_CHECK(row.cells.size() == header_.size())
+      << path_ << ":" << row.line << ": " << row.cells.size() << " columns, the header has " << header_.size();
   std::vector<int64_t> filled(variables_.size(), 0);
   for (const Column& c : columns_) {
     const std::string& cell = row.cells[size_t(c.csv_index)];
@@ -156,12 +155,10 @@ void CsvDataSource::load(int64_t index, const std::vector<float*>& out) const {
       dst[filled[size_t(c.variable)]++] = float(v);
       continue;
     }
-    CellValue value =
-        with_context(describe(row, c), [&] { return load_cell(cell, dir_, options_.normalize); });
+    CellValue value = with_context(describe(row, c), [&] { return load_cell(cell, dir_, options_.normalize); });
     const Shape& expected = shapes_[size_t(c.variable)];
-    NN_CHECK(value.shape == expected)
-        << describe(row, c) << ": '" << cell << "' has shape " << to_string(value.shape)
-        << ", the first row's has " << to_string(expected);
+    NN_CHECK(value.shape == expected) << describe(row, c) << ": '" << cell << "' has shape "
+                                      << to_string(value.shape) << ", the first row's has " << to_string(expected);
     std::memcpy(dst, value.values.data(), value.values.size() * sizeof(float));
   }
 }

@@ -75,9 +75,7 @@ std::vector<CsvRecord> parse_csv(std::string_view text, const std::string& displ
   return records;
 }
 
-std::vector<CsvRecord> read_csv_file(const std::string& path) {
-  return parse_csv(read_file(path), path);
-}
+std::vector<CsvRecord> read_csv_file(const std::string& path) { return parse_csv(read_file(path), path); }
 
 bool parse_python_float(std::string_view text, double& value) {
   auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };

@@ -22,8 +22,7 @@ std::vector<int64_t> random_permutation(int64_t n, RandomEngine& rng) {
 DataIterator::DataIterator(std::shared_ptr<const DataSource> source, const IteratorOptions& options)
     : source_(std::move(source)), options_(options), rng_(options.seed) {
   NN_CHECK(source_ && source_->size() > 0) << "DataIterator: the dataset is empty";
-  NN_CHECK(options_.batch_size > 0) << "DataIterator: batch_size must be positive, got "
-                                    << options_.batch_size;
+  NN_CHECK(options_.batch_size > 0) << "DataIterator: batch_size must be positive, got " << options_.batch_size;
   if (options_.queue_depth < 1) options_.queue_depth = 1;
   if (options_.prefetch) thread_ = std::thread([this] { worker(); });
 }

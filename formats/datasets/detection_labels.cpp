@@ -148,9 +148,8 @@ std::vector<std::array<double, 2>> kmeans_anchors(const std::vector<std::array<d
   }
   std::vector<size_t> order(static_cast<size_t>(k));
   std::iota(order.begin(), order.end(), size_t(0));
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return means[a][0] * means[a][1] < means[b][0] * means[b][1];
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return means[a][0] * means[a][1] < means[b][0] * means[b][1]; });
   std::vector<std::array<double, 2>> sorted;
   for (size_t c : order) sorted.push_back(means[c]);
   return sorted;

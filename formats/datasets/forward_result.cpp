@@ -101,14 +101,10 @@ Kind kind_of(const ResultOutput& o) {
 // Columns (or files) an output contributes per sample.
 int64_t dims_of(const ResultOutput& o) {
   switch (kind_of(o)) {
-    case Kind::kSkip:
-      return 0;
-    case Kind::kCsvFile:
-      return 1;
-    case Kind::kPng:
-      return (o.sample_shape[0] == 1 || o.sample_shape[0] == 3) ? 1 : o.sample_shape[0];
-    default:
-      return shape_size(o.sample_shape);
+    case Kind::kSkip: return 0;
+    case Kind::kCsvFile: return 1;
+    case Kind::kPng: return (o.sample_shape[0] == 1 || o.sample_shape[0] == 3) ? 1 : o.sample_shape[0];
+    default: return shape_size(o.sample_shape);
   }
 }
 }  // namespace
@@ -190,8 +186,6 @@ void ForwardResultWriter::add_sample(int64_t i, const std::vector<ResultOutput>&
   csv_->write(format_csv_row(row) + "\n");
 }
 
-void ForwardResultWriter::close() {
-  csv_->commit();
-}
+void ForwardResultWriter::close() { csv_->commit(); }
 
 }  // namespace nn::formats::datasets

@@ -39,8 +39,8 @@ class ForwardResultWriter {
  public:
   // std_header: the last executor's repeat_evaluation_type is "std" (single-value columns are then named
   // "Uncertainty(Std)", as upstream). The CSV is written to outdir/outfile.
-  ForwardResultWriter(ResultTable table, std::string outdir, const std::string& outfile,
-                      std::string result_outdir, bool std_header);
+  ForwardResultWriter(ResultTable table, std::string outdir, const std::string& outfile, std::string result_outdir,
+                      bool std_header);
   // Sample i (0-based, in processing order). Samples past the table (the wrapped end of the last batch)
   // still get their files, as upstream, but no CSV row.
   void add_sample(int64_t i, const std::vector<ResultOutput>& outputs);
@@ -49,8 +49,7 @@ class ForwardResultWriter {
 
  private:
   void write_header(const std::vector<ResultOutput>& outputs);
-  std::string write_file(int64_t output_index, int64_t i, int channel, bool per_channel,
-                         const ResultOutput& out);
+  std::string write_file(int64_t output_index, int64_t i, int channel, bool per_channel, const ResultOutput& out);
 
   ResultTable table_;
   std::string outdir_, result_outdir_, csv_path_;

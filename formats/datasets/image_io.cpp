@@ -33,9 +33,8 @@ DecodedImage decode_image(const std::string& bytes, const std::string& path) {
   // The header's size is checked before decoding: a small file may claim any size.
   NN_CHECK(stbi_info_from_memory(data, len, &w, &h, &n) != 0)
       << "'" << path << "': cannot decode the image (" << stbi_failure_reason() << ")";
-  NN_CHECK(int64_t(w) * h <= kMaxImagePixels)
-      << "'" << path << "': the image claims " << w << "x" << h << " pixels, more than the limit of "
-      << kMaxImagePixels;
+  NN_CHECK(int64_t(w) * h <= kMaxImagePixels) << "'" << path << "': the image claims " << w << "x" << h
+                                              << " pixels, more than the limit of " << kMaxImagePixels;
   bool sixteen = stbi_is_16_bit_from_memory(data, len) != 0;
   void* raw = sixteen ? static_cast<void*>(stbi_load_16_from_memory(data, len, &w, &h, &n, 0))
                       : static_cast<void*>(stbi_load_from_memory(data, len, &w, &h, &n, 0));
@@ -75,8 +74,7 @@ std::string encode_png(int width, int height, int channels, const std::vector<ui
   return std::string(reinterpret_cast<const char*>(png), size_t(len));
 }
 
-void write_png(const std::string& path, int width, int height, int channels,
-               const std::vector<uint8_t>& pixels) {
+void write_png(const std::string& path, int width, int height, int channels, const std::vector<uint8_t>& pixels) {
   write_file_atomic(path, encode_png(width, height, channels, pixels));  // the system's reason on failure
 }
 

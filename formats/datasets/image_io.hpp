@@ -31,8 +31,7 @@ DecodedImage decode_image(const std::string& bytes, const std::string& path);
 void image_to_float(const DecodedImage& image, bool normalize, float* out);
 
 // Writes a PNG: channels 1 (gray) or 3 (RGB); pixels interleaved (H, W, C). Throws on failure.
-void write_png(const std::string& path, int width, int height, int channels,
-               const std::vector<uint8_t>& pixels);
+void write_png(const std::string& path, int width, int height, int channels, const std::vector<uint8_t>& pixels);
 // The same PNG file as bytes in memory (for write_file_atomic).
 std::string encode_png(int width, int height, int channels, const std::vector<uint8_t>& pixels);
 

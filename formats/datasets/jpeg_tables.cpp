@@ -60,8 +60,8 @@ void check_jpeg_huffman_tables(const std::string& b, const std::string& path) {
       ++p;
       continue;
     }
-    if (marker == 0xD9) return;                                       // end of image
-    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {       // markers without a length
+    if (marker == 0xD9) return;                                  // end of image
+    if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {  // markers without a length
       p += 2;
       continue;
     }

@@ -93,7 +93,8 @@ NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& nam
       << "'" << name << "': unsupported NPY dtype '" << array.descr << "'";
   char kind = array.descr[1];
   int size = 0;
-  const auto [size_end, size_ec] = std::from_chars(array.descr.data() + 2, array.descr.data() + array.descr.size(), size);
+  const auto [size_end, size_ec] =
+      std::from_chars(array.descr.data() + 2, array.descr.data() + array.descr.size(), size);
   NN_CHECK(size_ec == std::errc() && size_end == array.descr.data() + array.descr.size() && size > 0 && size <= 16)
       << "'" << name << "': unsupported NPY dtype '" << array.descr << "'";
   bool swap = order == '>';

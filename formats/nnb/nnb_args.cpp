@@ -85,8 +85,8 @@ const std::vector<std::string>& string_choices(const std::string& type, const st
   return it == choice_table().end() ? none : it->second;
 }
 
-std::vector<NnbArgument> encode_arguments(const std::string& type, const std::string& argcode,
-                                          const Attrs& attrs, int level) {
+std::vector<NnbArgument> encode_arguments(const std::string& type, const std::string& argcode, const Attrs& attrs,
+                                          int level) {
   const OpSchema& schema = OpRegistry::instance().get(type);
   const std::vector<std::string> codes = split_argcode(argcode);
   const std::string current = argument_codes(type);
@@ -100,8 +100,8 @@ std::vector<NnbArgument> encode_arguments(const std::string& type, const std::st
       continue;
     }
     NN_CHECK_CODE(codes[k] == argument_code(spec.type), ErrorCode::kUnsupported)
-        << type << "_" << argcode << " is not supported by API Level:" << level << ". (nnabla has "
-        << type << "_" << current << ")";
+        << type << "_" << argcode << " is not supported by API Level:" << level << ". (nnabla has " << type << "_"
+        << current << ")";
     NN_CHECK_CODE(codes[k] != "fF" && codes[k] != "C", ErrorCode::kUnsupported)
         << type << "." << spec.name << ": argument type " << attr_type_name(spec.type)
         << " cannot be stored in NNB";

@@ -18,8 +18,8 @@ std::string argument_codes(const std::string& type);
 
 // Encodes `attrs` of a `type` function for a level's argcode; trailing arguments the argcode lacks are
 // dropped (logged). Throws (kUnsupported) when the argument types do not match the argcode.
-std::vector<NnbArgument> encode_arguments(const std::string& type, const std::string& argcode,
-                                          const Attrs& attrs, int level);
+std::vector<NnbArgument> encode_arguments(const std::string& type, const std::string& argcode, const Attrs& attrs,
+                                          int level);
 // The names of decoded arguments (schema order, as many as `args`), and the attributes they make.
 std::vector<std::string> argument_names(const std::string& type, size_t count);
 Attrs decode_arguments(const std::string& type, const std::vector<NnbArgument>& args);

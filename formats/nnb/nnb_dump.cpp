@@ -38,8 +38,8 @@ std::string dump_nnb(const NnbNetwork& n) {
     line("Variable shape:      " + dims(v.shape));
     line("Variable type:       " + std::to_string(int(v.type)));
     line("Variable fp_pos:     " + std::to_string(v.fp_pos));
-    line("Variable data_index: " + (v.data_index < 0 ? "Buffer[" + std::to_string(-v.data_index - 1) + "]"
-                                                     : std::to_string(v.data_index)));
+    line("Variable data_index: " +
+         (v.data_index < 0 ? "Buffer[" + std::to_string(-v.data_index - 1) + "]" : std::to_string(v.data_index)));
   }
   line("Has " + std::to_string(n.functions.size()) + " functions.");
   const auto& newest = function_table(newest_api_level());
@@ -56,7 +56,9 @@ std::string dump_nnb(const NnbNetwork& n) {
     const auto names = argument_names(e->type, f.args.size());
     for (size_t k = 0; k < f.args.size(); ++k) {
       const NnbArgument& a = f.args[k];
-      const std::string value = a.code == "iI" ? dims(a.list) : a.code == "f" ? float_text(a.f) : std::to_string(a.i);
+      const std::string value = a.code == "iI"  ? dims(a.list)
+                                : a.code == "f" ? float_text(a.f)
+                                                : std::to_string(a.i);
       line("Function argument " + names[k] + ": " + value);
     }
   }

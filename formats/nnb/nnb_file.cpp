@@ -15,7 +15,7 @@ namespace {
 
 constexpr size_t kHeaderBytes = 56;
 constexpr uint32_t kMinVersion = 2, kMaxVersion = 3;
-constexpr uint32_t kGarbageApiLevel = 5000;  // the runtime treats anything above as level 1
+constexpr uint32_t kGarbageApiLevel = 5000;         // the runtime treats anything above as level 1
 constexpr int64_t kMaxElements = int64_t(1) << 28;  // per variable (1 GiB of float32)
 
 uint32_t load_u32(const char* p) {
@@ -156,8 +156,8 @@ NnbNetwork read_nnb(const std::string& bytes, const std::string& source) {
   }
   const uint32_t num_blocks = h(12), data_size = h(13);
   NN_CHECK(uint64_t(num_blocks) * 4 <= bytes.size() - kHeaderBytes)
-      << source << ": NNB index table truncated: " << num_blocks << " entries need "
-      << uint64_t(num_blocks) * 4 << " bytes, " << bytes.size() - kHeaderBytes << " follow the header";
+      << source << ": NNB index table truncated: " << num_blocks << " entries need " << uint64_t(num_blocks) * 4
+      << " bytes, " << bytes.size() - kHeaderBytes << " follow the header";
   const size_t data_begin = kHeaderBytes + size_t(num_blocks) * 4;
   NN_CHECK(uint64_t(data_size) <= bytes.size() - data_begin)
       << source << ": NNB data area truncated: the header declares " << data_size << " bytes, "
@@ -206,8 +206,8 @@ NnbNetwork read_nnb(const std::string& bytes, const std::string& source) {
   }
   auto check_ids = [&](const std::vector<uint32_t>& ids, const std::string& what) {
     for (uint32_t id : ids)
-      NN_CHECK(id < n.variables.size()) << source << ": " << what << ": variable id " << id
-                                        << " is out of range (" << n.variables.size() << " variables)";
+      NN_CHECK(id < n.variables.size()) << source << ": " << what << ": variable id " << id << " is out of range ("
+                                        << n.variables.size() << " variables)";
   };
   check_ids(n.inputs, "input list");
   check_ids(n.outputs, "output list");
@@ -322,8 +322,8 @@ std::string serialize_nnb(const NnbNetwork& n) {
   const int32_t functions = w.add_u32s(function_records);
   return w.finish({n.version, n.api_level, uint32_t(n.buffers.size()), uint32_t(buffers),
                    uint32_t(n.variables.size()), uint32_t(variables), uint32_t(n.functions.size()),
-                   uint32_t(functions), uint32_t(n.inputs.size()), uint32_t(inputs),
-                   uint32_t(n.outputs.size()), uint32_t(outputs)});
+                   uint32_t(functions), uint32_t(n.inputs.size()), uint32_t(inputs), uint32_t(n.outputs.size()),
+                   uint32_t(outputs)});
 }
 
 }  // namespace nn::formats::nnb

@@ -36,7 +36,7 @@ struct NnbFunction {
 
 struct NnbNetwork {
   uint32_t version = 2;
-  uint32_t api_level = 0;      // as written
+  uint32_t api_level = 0;         // as written
   std::vector<uint32_t> buffers;  // sizes: elements (version 2) or bytes (version >= 3)
   std::vector<NnbVariable> variables;
   std::vector<NnbFunction> functions;

@@ -22,10 +22,14 @@ VariableType parse_variable_type(const std::string& text, const std::string& whe
     t.fp_pos = std::stoi(pos);
     NN_CHECK(*t.fp_pos <= 15) << where << ": variable type '" << text << "': fp_pos must be 0..15";
   }
-  if (name == "FLOAT32") t.type = DataType::kFloat;
-  else if (name == "FIXED16") t.type = DataType::kInt16;
-  else if (name == "FIXED8") t.type = DataType::kInt8;
-  else if (name == "SIGN") t.type = DataType::kSign;
+  if (name == "FLOAT32")
+    t.type = DataType::kFloat;
+  else if (name == "FIXED16")
+    t.type = DataType::kInt16;
+  else if (name == "FIXED8")
+    t.type = DataType::kInt8;
+  else if (name == "SIGN")
+    t.type = DataType::kSign;
   else
     NN_FAIL(ErrorCode::kInvalid) << where << ": unknown variable type '" << text
                                  << "' (FLOAT32, FIXED16, FIXED8 or SIGN, optionally _<fp_pos>)";
@@ -59,8 +63,7 @@ NnbSettings read_settings(const std::string& path) {
       }
     }
   } catch (const YAML::Exception& e) {
-    NN_FAIL(ErrorCode::kInvalid) << where << ":" << e.mark.line + 1 << ":" << e.mark.column + 1 << ": "
-                                 << e.msg;
+    NN_FAIL(ErrorCode::kInvalid) << where << ":" << e.mark.line + 1 << ":" << e.mark.column + 1 << ": " << e.msg;
   }
   return s;
 }
@@ -111,7 +114,8 @@ std::string yaml_entry(const std::string& key, const std::string& value_line, co
 std::string settings_template(const nn::ir::Network& network, const std::string& default_type) {
   std::string out = "functions:\n";
   for (const auto& f : network.functions)
-    out += f.name.empty() ? yaml_entry("", "implement: 0", "  ") : yaml_entry(f.name, "", "  ") + "    implement: 0\n";
+    out += f.name.empty() ? yaml_entry("", "implement: 0", "  ")
+                          : yaml_entry(f.name, "", "  ") + "    implement: 0\n";
   out += "variables:\n";
   for (const auto& v : network.variables) out += yaml_entry(v.name, yaml_scalar(default_type), "  ");
   return out;

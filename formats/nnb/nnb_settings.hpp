@@ -18,7 +18,7 @@ struct VariableType {
 VariableType parse_variable_type(const std::string& text, const std::string& where);
 
 struct NnbSettings {
-  std::map<std::string, int> implement;          // function name -> implement
+  std::map<std::string, int> implement;           // function name -> implement
   std::map<std::string, VariableType> variables;  // variable name -> type
 };
 NnbSettings read_settings(const std::string& path);

@@ -74,8 +74,8 @@ nn::ir::Model nnb_to_model(const NnbNetwork& n) {
     const std::string& type = function_by_id(f.type)->type;
     for (size_t k : transposed_inputs(type))
       if (k < f.inputs.size() && n.variables[f.inputs[k]].has_data() && transposed.insert(f.inputs[k]).second)
-        data[f.inputs[k]] = untranspose(data[f.inputs[k]], n.variables[f.inputs[k]].shape.empty()
-                                                               ? 0 : n.variables[f.inputs[k]].shape[0]);
+        data[f.inputs[k]] = untranspose(
+            data[f.inputs[k]], n.variables[f.inputs[k]].shape.empty() ? 0 : n.variables[f.inputs[k]].shape[0]);
   }
   for (size_t v = 0; v < n.variables.size(); ++v) {
     const NnbVariable& nv = n.variables[v];

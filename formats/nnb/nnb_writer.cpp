@@ -55,7 +55,8 @@ std::vector<int64_t> plan_buffers(const std::vector<int64_t>& sizes, const std::
 void check_function_table(const nn::ir::Network& network, int level, const std::string& format) {
   const auto& table = function_table(level);
   convert_each_function(network, format, [&](const nn::ir::Function& f) {
-    NN_CHECK_CODE(table.count(f.type), ErrorCode::kUnsupported) << "not supported in current API Level(=" << level << ")";
+    NN_CHECK_CODE(table.count(f.type), ErrorCode::kUnsupported)
+        << "not supported in current API Level(=" << level << ")";
   });
 }
 
@@ -185,8 +186,9 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
         std::normal_distribution<float> normal;
         std::uniform_real_distribution<float> uniform(-1, 1);
         for (int64_t k = 0; k < count; ++k)
-          x.push_back(float(g.multiplier) *
-                      (g.type == "Normal" ? normal(rng) : g.type == "Uniform" ? uniform(rng) : 1.0f));
+          x.push_back(float(g.multiplier) * (g.type == "Normal"    ? normal(rng)
+                                             : g.type == "Uniform" ? uniform(rng)
+                                                                   : 1.0f));
         nv.type = DataType::kFloat;
       } else {
         auto it = data.find(var.name);
@@ -198,7 +200,8 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
       nv.data_index = 0;
       if (plan) plan->weight_bytes[int(nv.type)] += int64_t(nv.data.size());
     } else {
-      NN_CHECK(nv.type != DataType::kSign) << "variable '" << var.name << "': Unsupport SIGN type for Buffer Variable.";
+      NN_CHECK(nv.type != DataType::kSign)
+          << "variable '" << var.name << "': Unsupport SIGN type for Buffer Variable.";
       NN_CHECK(nv.type == DataType::kFloat || vt.fp_pos.has_value())
           << "variable '" << var.name << "': fp_pos must be specified for Buffer Variable";
       buffer_of[v] = int(buffer_sizes.size());
@@ -215,8 +218,8 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
     for (const auto* names : {&f.inputs, &f.outputs})
       for (const auto& name : *names) {
         auto it = index.find(name);
-        NN_CHECK(it != index.end()) << ir::label(f) << ": variable '" << name
-                                    << "' is not declared in network '" << net->name << "'";
+        NN_CHECK(it != index.end()) << ir::label(f) << ": variable '" << name << "' is not declared in network '"
+                                    << net->name << "'";
         const int b = buffer_of[it->second];
         if (b < 0) continue;
         if (begin[size_t(b)] < 0) begin[size_t(b)] = k;
@@ -266,8 +269,7 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
     nf.impl = impl == opt.settings.implement.end() ? 0 : impl->second;
     for (const auto& name : f.inputs) nf.inputs.push_back(uint32_t(index.at(name)));
     for (const auto& name : f.outputs) nf.outputs.push_back(uint32_t(index.at(name)));
-    nf.args = nn::with_context(ir::label(f),
-                               [&] { return encode_arguments(f.type, e.argcode, f.attrs, level); });
+    nf.args = nn::with_context(ir::label(f), [&] { return encode_arguments(f.type, e.argcode, f.attrs, level); });
     n.functions.push_back(std::move(nf));
   }
   if (plan) {

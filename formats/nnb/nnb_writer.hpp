@@ -10,9 +10,9 @@
 namespace nn::formats::nnb {
 
 struct NnbExportOptions {
-  uint32_t version = 2;  // -d nnb_N
-  int api_level = -1;    // --api (-1: newest)
-  int64_t batch_size = 1;  // < 1: the network's
+  uint32_t version = 2;       // -d nnb_N
+  int api_level = -1;         // --api (-1: newest)
+  int64_t batch_size = 1;     // < 1: the network's
   VariableType default_type;  // -T
   NnbSettings settings;
   bool truncate_binary_weights = true;  // NNB keeps only element 0 of binary-convolution float weights

@@ -189,8 +189,7 @@ ir::Model proto_to_model(const nnabla::NNablaProtoBuf& proto) {
     m.default_context = proto_to_context(proto.global_config().default_context());
   if (proto.has_training_config()) {
     const auto& t = proto.training_config();
-    m.training_config =
-        ir::TrainingConfig{t.max_epoch(), t.iter_per_epoch(), t.save_best(), t.monitor_interval()};
+    m.training_config = ir::TrainingConfig{t.max_epoch(), t.iter_per_epoch(), t.save_best(), t.monitor_interval()};
   }
   m.networks = convert_all(proto.network(), proto_to_network);
   m.parameters = convert_all(proto.parameter(), proto_to_parameter);

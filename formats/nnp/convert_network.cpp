@@ -71,8 +71,8 @@ ir::Parameter proto_to_parameter(const nnabla::Parameter& proto) {
 
 void parameter_to_proto(const ir::Parameter& p, nnabla::Parameter* proto) {
   NN_CHECK(shape_size(p.shape) == int64_t(p.data.size()))
-      << "parameter '" << p.name << "': shape " << to_string(p.shape) << " does not match its "
-      << p.data.size() << " values";
+      << "parameter '" << p.name << "': shape " << to_string(p.shape) << " does not match its " << p.data.size()
+      << " values";
   proto->set_variable_name(p.name);
   shape_to_proto(p.shape, proto->mutable_shape());
   proto->mutable_data()->Add(p.data.begin(), p.data.end());
@@ -124,8 +124,8 @@ ir::Function proto_to_function(const nnabla::Function& proto) {
   const auto* oneof = nnabla::Function::descriptor()->FindOneofByName("parameter");
   if (const auto* field = reflection->GetOneofFieldDescriptor(proto, oneof)) {
     std::string owner = function_type_of_param_field(field);
-    NN_CHECK(owner == f.type) << ir::label(f) << ": has '" << field->name()
-                              << "', which belongs to function type " << owner;
+    NN_CHECK(owner == f.type) << ir::label(f) << ": has '" << field->name() << "', which belongs to function type "
+                              << owner;
     f.has_param = true;
     f.attrs = message_to_attrs(reflection->GetMessage(proto, field));
   }

@@ -47,9 +47,8 @@ ir::SolverState proto_to_state(const nnabla::SolverState& proto, const std::stri
     p.shape.assign(sp.shape().dim().begin(), sp.shape().dim().end());
     const std::string what = "solver state '" + name + "' of parameter '" + param + "'";
     check_shape(p.shape, what);
-    NN_CHECK(shape_size(p.shape) == sp.data_size())
-        << what << ": shape " << to_string(p.shape) << " needs " << shape_size(p.shape) << " values but has "
-        << sp.data_size();
+    NN_CHECK(shape_size(p.shape) == sp.data_size()) << what << ": shape " << to_string(p.shape) << " needs "
+                                                    << shape_size(p.shape) << " values but has " << sp.data_size();
     p.data.assign(sp.data().begin(), sp.data().end());
     s.state_parameter.emplace(name, std::move(p));
   }
@@ -78,8 +77,7 @@ ir::Solver proto_to_solver(const nnabla::Solver& proto) {
   if (!scheduler || !is_scheduler_field(scheduler) || !reflection->HasField(proto, scheduler)) {
     scheduler = nullptr;
     for (int i = 0; i < d->field_count() && !scheduler; ++i)
-      if (is_scheduler_field(d->field(i)) && reflection->HasField(proto, d->field(i)))
-        scheduler = d->field(i);
+      if (is_scheduler_field(d->field(i)) && reflection->HasField(proto, d->field(i))) scheduler = d->field(i);
   }
   if (scheduler) {
     s.lr_scheduler_param_name = scheduler->name();

@@ -56,8 +56,7 @@ class ModelLoader {
       case FileFormat::kUnknown: {
         std::error_code ec;
         NN_CHECK(std::filesystem::exists(path, ec)) << quoted(path) << ": no such file";
-        NN_FAIL(ErrorCode::kInvalid) << quoted(path)
-                                     << ": unknown file format (expected .nnp, .nntxt, .prototxt, "
+        NN_FAIL(ErrorCode::kInvalid) << quoted(path) << ": unknown file format (expected .nnp, .nntxt, .prototxt, "
                                      << ".protobuf or .h5)";
       }
       default:

@@ -18,8 +18,7 @@ namespace {
 
 std::string serialize(const google::protobuf::Message& msg) {
   std::string bytes;
-  NN_CHECK(msg.SerializeToString(&bytes))
-      << "cannot serialize " << msg.GetTypeName() << " (larger than 2 GiB?)";
+  NN_CHECK(msg.SerializeToString(&bytes)) << "cannot serialize " << msg.GetTypeName() << " (larger than 2 GiB?)";
   return bytes;
 }
 
@@ -29,8 +28,7 @@ std::vector<std::string> parameter_names(const ir::Model& model) {
   return names;
 }
 
-void add_solver_states(const ir::Model& model, const NnpSaveOptions& options,
-                       std::vector<NnpMember>& members) {
+void add_solver_states(const ir::Model& model, const NnpSaveOptions& options, std::vector<NnpMember>& members) {
   SolverStateFormat format = options.solver_states;
   if (format == SolverStateFormat::kNone) return;
   if (format == SolverStateFormat::kAuto) format = SolverStateFormat::kH5;
@@ -69,11 +67,9 @@ std::string model_to_nntxt(const ir::Model& model, bool with_parameters) {
 std::vector<NnpMember> nnp_members(const ir::Model& model, const NnpSaveOptions& options) {
   std::vector<NnpMember> members;
   members.push_back({"nnp_version.txt", "0.1\n"});
-  const bool params_in_text =
-      options.parameter_format == ParameterFormat::kNntxt && options.network_text.empty();
-  members.push_back({options.network_member, options.network_text.empty()
-                                                 ? model_to_nntxt(model, params_in_text)
-                                                 : options.network_text});
+  const bool params_in_text = options.parameter_format == ParameterFormat::kNntxt && options.network_text.empty();
+  members.push_back({options.network_member,
+                     options.network_text.empty() ? model_to_nntxt(model, params_in_text) : options.network_text});
   if (options.parameter_format == ParameterFormat::kProtobuf) {
     nnabla::NNablaProtoBuf params;
     for (const auto& p : model.parameters) nnp::parameter_to_proto(p, params.add_parameter());
@@ -89,8 +85,8 @@ void save_nnp(const ir::Model& model, const std::string& path, const NnpSaveOpti
   with_context("'" + path + "'", [&] {
     std::vector<NnpMember> members = nnp_members(model, options);
     std::error_code ec;
-    const bool to_directory = std::filesystem::is_directory(path, ec) ||
-                              (!path.empty() && (path.back() == '/' || path.back() == '\\'));
+    const bool to_directory =
+        std::filesystem::is_directory(path, ec) || (!path.empty() && (path.back() == '/' || path.back() == '\\'));
     if (to_directory) {
       std::filesystem::create_directories(path, ec);
       NN_CHECK(!ec) << "cannot create the directory: " << ec.message();

@@ -75,8 +75,8 @@ std::string h5_parameters_image(const std::vector<ir::Parameter>& parameters) {
     NN_CHECK(!p.name.empty()) << "a parameter has an empty name";
     NN_CHECK(seen.insert(p.name).second) << "parameter '" << p.name << "' appears twice";
     NN_CHECK(shape_size(p.shape) == int64_t(p.data.size()))
-        << "parameter '" << p.name << "': shape " << to_string(p.shape) << " does not match its "
-        << p.data.size() << " values";
+        << "parameter '" << p.name << "': shape " << to_string(p.shape) << " does not match its " << p.data.size()
+        << " values";
     h5::Handle dset = h5::write_float_dataset(file.get(), p.name, p.shape, p.data.data());
     h5::write_bool_attribute(dset.get(), "need_grad", p.need_grad);
     h5::write_int64_attribute(dset.get(), "index", index++);

@@ -63,8 +63,8 @@ void merge_text(std::string_view text, const std::string& display_name, google::
   if (ok) return;
   if (errors.has_error) {
     const int column = unknown_field_column(text, errors.line, errors.column, errors.message);
-    NN_FAIL(ErrorCode::kInvalid) << "'" << display_name << "':" << errors.line + 1 << ":" << column + 1
-                                 << ": " << errors.message;
+    NN_FAIL(ErrorCode::kInvalid) << "'" << display_name << "':" << errors.line + 1 << ":" << column + 1 << ": "
+                                 << errors.message;
   }
   NN_FAIL(ErrorCode::kInvalid) << "'" << display_name << "': cannot parse the text";
 }
@@ -79,8 +79,7 @@ std::string print_text(const google::protobuf::Message& msg) {
 
 void merge_binary(std::string_view bytes, const std::string& display_name, google::protobuf::Message* msg) {
   NN_CHECK(bytes.size() < size_t(INT_MAX)) << "'" << display_name << "': data is too large to parse";
-  google::protobuf::io::CodedInputStream input(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                               int(bytes.size()));
+  google::protobuf::io::CodedInputStream input(reinterpret_cast<const uint8_t*>(bytes.data()), int(bytes.size()));
   input.SetTotalBytesLimit(INT_MAX);
   NN_CHECK(msg->MergeFromCodedStream(&input) && input.ConsumedEntireMessage())
       << "'" << display_name << "': not a valid binary " << msg->GetDescriptor()->name()

@@ -16,8 +16,7 @@ using google::protobuf::Reflection;
 namespace {
 
 bool is_shape(const FieldDescriptor* f) {
-  return f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE &&
-         f->message_type() == nnabla::Shape::descriptor();
+  return f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE && f->message_type() == nnabla::Shape::descriptor();
 }
 bool is_communicator(const FieldDescriptor* f) {
   return f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE &&
@@ -106,8 +105,7 @@ namespace {
 int64_t as_int(const std::string& where, const FieldDescriptor* f, const AttrValue& v) {
   if (auto p = std::get_if<int64_t>(&v)) return *p;
   if (auto p = std::get_if<bool>(&v)) return *p ? 1 : 0;
-  if (auto p = std::get_if<double>(&v); p && std::floor(*p) == *p && std::fabs(*p) < 9.0e18)
-    return int64_t(*p);
+  if (auto p = std::get_if<double>(&v); p && std::floor(*p) == *p && std::fabs(*p) < 9.0e18) return int64_t(*p);
   bad_value(where, f, v);
 }
 

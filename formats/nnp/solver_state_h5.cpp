@@ -98,8 +98,7 @@ std::map<std::string, ir::SolverState> read_h5_solver_states(std::string_view by
   return h5::read_guarded(display_name, [&] { return read_states(bytes, display_name); });
 }
 
-std::string h5_solver_states_image(const ir::Solver& solver,
-                                   const std::vector<std::string>& parameter_order) {
+std::string h5_solver_states_image(const ir::Solver& solver, const std::vector<std::string>& parameter_order) {
   h5::QuietErrors quiet;
   h5::Handle file = h5::create_memory_file();
   std::vector<std::string> order;

@@ -19,7 +19,6 @@ std::map<std::string, ir::SolverState> read_h5_solver_states(std::string_view by
 
 // parameter_order: the solver's parameter order for the 'index' attributes (states not listed follow
 // in name order). State datasets of the known solvers are written in upstream's order.
-std::string h5_solver_states_image(const ir::Solver& solver,
-                                   const std::vector<std::string>& parameter_order = {});
+std::string h5_solver_states_image(const ir::Solver& solver, const std::vector<std::string>& parameter_order = {});
 
 }  // namespace nn::formats::nnp

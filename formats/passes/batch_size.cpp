@@ -7,8 +7,8 @@ namespace nn::formats {
 
 int64_t effective_batch_size(const ir::Network& network, int64_t override_batch_size) {
   int64_t batch = override_batch_size > 0 ? override_batch_size : network.batch_size;
-  NN_CHECK(batch > 0) << "network '" << network.name << "': no batch size (batch_size is "
-                      << network.batch_size << " and none was given)";
+  NN_CHECK(batch > 0) << "network '" << network.name << "': no batch size (batch_size is " << network.batch_size
+                      << " and none was given)";
   return batch;
 }
 

@@ -50,8 +50,7 @@ void check_arity(const ir::Function& f, size_t inputs, size_t outputs) {
 // RepeatStart/RepeatEnd name their loop in repeat_param; Delay and RecurrentInput/Output in recurrent_param.
 bool loop_control_of(const ir::Function& f, const char* type, const std::string& id) {
   if (f.type != type) return false;
-  if (f.type == "RepeatStart" || f.type == "RepeatEnd")
-    return f.repeat_param && f.repeat_param->repeat_id == id;
+  if (f.type == "RepeatStart" || f.type == "RepeatEnd") return f.repeat_param && f.repeat_param->repeat_id == id;
   return f.recurrent_param && f.recurrent_param->repeat_id == id;
 }
 
@@ -108,9 +107,8 @@ ir::Network expand_first_loop(const ir::Network& net, ExpandState& st) {
       ir::Variable copy = v;
       remove_id(copy.repeat_id, id);
       if (parameter) {
-        copy.name = st.old_parameter_naming
-                        ? suffixed(v.name, id, i)
-                        : replace_all(v.name, "{" + id + "}", "[" + std::to_string(i) + "]");
+        copy.name = st.old_parameter_naming ? suffixed(v.name, id, i)
+                                            : replace_all(v.name, "{" + id + "}", "[" + std::to_string(i) + "]");
         st.original_parameters[v.name].push_back(copy.name);
       } else {
         copy.name = suffixed(v.name, id, i);
@@ -130,8 +128,8 @@ ir::Network expand_first_loop(const ir::Network& net, ExpandState& st) {
     } else if (loop_control_of(f, "RepeatEnd", id)) {
       check_arity(f, 1, 1);
       NN_CHECK(f.repeat_param->times >= 0 && f.repeat_param->times <= times)
-          << ir::label(f) << ": times " << f.repeat_param->times << " does not fit repeat_info '" << id
-          << "' (" << times << ")";
+          << ir::label(f) << ": times " << f.repeat_param->times << " does not fit repeat_info '" << id << "' ("
+          << times << ")";
       auto& list = end[f.outputs[0]];
       for (int64_t i = 0; i < f.repeat_param->times; ++i) list.push_back(suffixed(f.inputs[0], id, i));
     }
@@ -214,8 +212,7 @@ ir::Network expand_with_state(const ir::Network& network, ExpandState& st) {
 void concrete_names(const std::string& name, const NameLists& lists, std::vector<std::string>& out,
                     int depth = 0) {
   auto it = lists.find(name);
-  if (it == lists.end() || it->second.empty() || depth > 64 ||
-      (it->second.size() == 1 && it->second[0] == name)) {
+  if (it == lists.end() || it->second.empty() || depth > 64 || (it->second.size() == 1 && it->second[0] == name)) {
     out.push_back(name);
     return;
   }

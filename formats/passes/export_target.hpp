@@ -22,8 +22,10 @@ struct ExportTargetOptions {
   std::string format;  // "NNB", "ONNX", ...: names the target in log lines and messages
   std::string executor;
   UnnamedExecutor unnamed = UnnamedExecutor::kOnly;
-  int64_t batch_size = 1;  // < 1: the network's batch size (logged as "<format>: Using batch size from input file.")
-  bool fill_shapes = true;  // false: variables an old file left without a shape stay so (NNB writes them as upstream)
+  int64_t batch_size =
+      1;  // < 1: the network's batch size (logged as "<format>: Using batch size from input file.")
+  bool fill_shapes =
+      true;  // false: variables an old file left without a shape stay so (NNB writes them as upstream)
 };
 
 struct ExportTarget {

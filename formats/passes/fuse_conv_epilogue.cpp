@@ -105,7 +105,8 @@ std::vector<std::string> fuse_convolution_epilogues(ir::Model& model) {
       // The fused function takes the last one's place (all its inputs exist there); the others go.
       std::vector<size_t> gone{c.conv};
       std::vector<std::string> dropped{conv.outputs[0]};
-      if (c.add != npos && last != c.add) gone.push_back(c.add), dropped.push_back(network.functions[c.add].outputs[0]);
+      if (c.add != npos && last != c.add)
+        gone.push_back(c.add), dropped.push_back(network.functions[c.add].outputs[0]);
       network.functions[last] = std::move(fused);
       std::sort(gone.rbegin(), gone.rend());
       for (size_t k : gone) network.functions.erase(network.functions.begin() + std::ptrdiff_t(k));

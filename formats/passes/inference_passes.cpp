@@ -209,7 +209,8 @@ std::vector<std::string> fuse_relu6(ir::Model& model) {
   // MaximumScalar(0) then MinimumScalar(6), or the other order, with nothing else reading the middle.
   return fuse_pairs(model, "ReLU6", [&](const ir::Network& network, size_t i) {
     const ir::Function& first = network.functions[i];
-    const bool max_first = scalar_is(first, "MaximumScalar", 0.0), min_first = scalar_is(first, "MinimumScalar", 6.0);
+    const bool max_first = scalar_is(first, "MaximumScalar", 0.0),
+               min_first = scalar_is(first, "MinimumScalar", 6.0);
     size_t second = network.functions.size();
     if (!(max_first || min_first) || interface.count(first.outputs[0]) ||
         consumer_counts(network)[first.outputs[0]] != 1)
@@ -242,8 +243,10 @@ std::vector<std::string> prune_unused_parameters(ir::Model& model) {
   std::vector<std::string> lines;
   std::vector<ir::Parameter> kept;
   for (auto& p : model.parameters) {
-    if (used.count(p.name)) kept.push_back(std::move(p));
-    else lines.push_back(p.name + " removed (no longer used)");
+    if (used.count(p.name))
+      kept.push_back(std::move(p));
+    else
+      lines.push_back(p.name + " removed (no longer used)");
   }
   model.parameters = std::move(kept);
   for (auto& n : model.networks) {

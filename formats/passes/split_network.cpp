@@ -13,8 +13,7 @@ namespace nn::formats {
 namespace {
 
 bool parse_index(const std::string& text, int& value) {
-  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
-    return false;
+  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) return false;
   value = std::stoi(text);
   return true;
 }
@@ -58,8 +57,7 @@ std::vector<FunctionRange> parse_split_ranges(const std::string& spec, int num_f
   std::string item;
   while (std::getline(items, item, ',')) {
     const size_t dash = item.find('-');
-    NN_CHECK_CODE(dash != std::string::npos && item.find('-', dash + 1) == std::string::npos,
-                  ErrorCode::kUsage)
+    NN_CHECK_CODE(dash != std::string::npos && item.find('-', dash + 1) == std::string::npos, ErrorCode::kUsage)
         << "-S '" << spec << "': range must be \"x0-y0,x1-y1,...\"";
     FunctionRange r{0, num_functions - 1};
     const std::string a = item.substr(0, dash), b = item.substr(dash + 1);
@@ -70,13 +68,11 @@ std::vector<FunctionRange> parse_split_ranges(const std::string& spec, int num_f
         << "-S '" << spec << "': range must be in 0 to " << num_functions - 1;
     ranges.push_back(r);
   }
-  NN_CHECK_CODE(!ranges.empty(), ErrorCode::kUsage)
-      << "-S '" << spec << "': range must be \"x0-y0,x1-y1,...\"";
+  NN_CHECK_CODE(!ranges.empty(), ErrorCode::kUsage) << "-S '" << spec << "': range must be \"x0-y0,x1-y1,...\"";
   return ranges;
 }
 
-std::vector<FunctionRange> supported_ranges(const ir::Network& network,
-                                            const std::set<std::string>& supported) {
+std::vector<FunctionRange> supported_ranges(const ir::Network& network, const std::set<std::string>& supported) {
   std::vector<FunctionRange> ranges;
   int first = -1;
   const int count = int(network.functions.size());
@@ -94,8 +90,8 @@ std::vector<FunctionRange> supported_ranges(const ir::Network& network,
 ir::Model shrink_model(const ir::Model& model, FunctionRange range) {
   const ir::Network& source = split_target_network(model);
   NN_CHECK(range.first >= 0 && range.first <= range.last && range.last < int(source.functions.size()))
-      << "network '" << source.name << "': function range " << range.first << "-" << range.last
-      << " is outside 0-" << int(source.functions.size()) - 1;
+      << "network '" << source.name << "': function range " << range.first << "-" << range.last << " is outside 0-"
+      << int(source.functions.size()) - 1;
   ir::Network net = source;
   net.functions.assign(source.functions.begin() + range.first, source.functions.begin() + range.last + 1);
   std::set<std::string> used;

@@ -23,8 +23,7 @@ bool uses_unsupported(const ir::Network& network, const std::set<std::string>& s
 // -S "a-b,c-,-d": empty a = 0, empty b = the last function. Throws (kUsage) with upstream's messages.
 std::vector<FunctionRange> parse_split_ranges(const std::string& spec, int num_functions);
 // Maximal runs of consecutive supported functions, in order.
-std::vector<FunctionRange> supported_ranges(const ir::Network& network,
-                                            const std::set<std::string>& supported);
+std::vector<FunctionRange> supported_ranges(const ir::Network& network, const std::set<std::string>& supported);
 // The sub-model of executor 0 holding functions range.first..range.last, their variables and parameters and
 // one executor: data = Buffer inputs of the first function, outputs = Buffer outputs of the last one.
 ir::Model shrink_model(const ir::Model& model, FunctionRange range);

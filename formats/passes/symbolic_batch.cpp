@@ -39,8 +39,7 @@ void merge_function(ir::Function& one, const ir::Function& two) {
     const auto* ints = std::get_if<std::vector<int64_t>>(&value);
     const auto* other_ints = other ? std::get_if<std::vector<int64_t>>(other) : nullptr;
     NN_CHECK_CODE(name == "shape" && ints && other_ints, ErrorCode::kUnsupported)
-        << ir::label(one) << ": argument '" << name
-        << "' depends on the symbolic batch size";
+        << ir::label(one) << ": argument '" << name << "' depends on the symbolic batch size";
     bool folded = false;
     const Shape merged = merged_dims(*ints, *other_ints, "function '" + one.name + "' argument 'shape'", &folded);
     // A Reshape target with one batch-proportional dim: -1 there is inferred from the input size at run time.
@@ -75,11 +74,13 @@ ir::Model merge_symbolic_batch(ir::Model at_one, const ir::Model& at_two) {
     if (v.type == "Parameter" && dims != v.shape) {
       // A batch-sized constant (ConstantOfShape of a Shape, as PyTorch writes initial states): when every
       // element is one value, a Constant function of the -1 shape computes it at any batch size.
-      NN_CHECK_CODE(!folded, ErrorCode::kUnsupported) << what << ": a constant whose shape folds the symbolic batch";
+      NN_CHECK_CODE(!folded, ErrorCode::kUnsupported)
+          << what << ": a constant whose shape folds the symbolic batch";
       const ir::Parameter* p = nullptr;
       for (const auto& q : at_one.parameters)
         if (q.name == v.name) p = &q;
-      const bool uniform = p && std::all_of(p->data.begin(), p->data.end(), [&](float x) { return x == p->data[0]; });
+      const bool uniform =
+          p && std::all_of(p->data.begin(), p->data.end(), [&](float x) { return x == p->data[0]; });
       NN_CHECK_CODE(uniform && !p->data.empty(), ErrorCode::kUnsupported)
           << what << ": a constant whose shape follows the symbolic batch size";
       ir::Function c;
@@ -101,7 +102,8 @@ ir::Model merge_symbolic_batch(ir::Model at_one, const ir::Model& at_two) {
   net.functions.insert(net.functions.begin(), generated.begin(), generated.end());
   std::erase_if(at_one.parameters, [&](const ir::Parameter& p) { return computed.count(p.name) > 0; });
   for (auto& exec : at_one.executors)
-    std::erase_if(exec.parameter_variable, [&](const ir::ParameterVariable& p) { return computed.count(p.variable_name) > 0; });
+    std::erase_if(exec.parameter_variable,
+                  [&](const ir::ParameterVariable& p) { return computed.count(p.variable_name) > 0; });
   std::map<std::string, const ir::Parameter*> other_params;
   for (const auto& p : at_two.parameters) other_params[p.name] = &p;
   for (const auto& p : at_one.parameters) {

@@ -11,8 +11,7 @@ namespace nn::formats {
 std::vector<ir::Function> sort_functions(const std::vector<ir::Function>& functions,
                                          const std::string& network_name) {
   const size_t n = functions.size();
-  std::unordered_map<std::string, std::vector<size_t>>
-      consumers;  // variable -> functions reading it, in order
+  std::unordered_map<std::string, std::vector<size_t>> consumers;  // variable -> functions reading it, in order
   for (size_t i = 0; i < n; ++i)
     for (const auto& in : functions[i].inputs) consumers[in].push_back(i);
 

@@ -13,7 +13,8 @@ namespace {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
-void validate_network(const ir::Network& net, const std::unordered_map<std::string, const ir::Parameter*>& params) {
+void validate_network(const ir::Network& net,
+                      const std::unordered_map<std::string, const ir::Parameter*>& params) {
   const std::string where = "network " + quoted(net.name);
   for (const auto& v : net.variables) {
     Shape s = v.shape;

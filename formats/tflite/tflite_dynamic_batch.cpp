@@ -16,8 +16,10 @@ std::string dims_text(const std::vector<int32_t>& d) {
 }
 
 // 1 vs 2 -> -1; equal dims are kept; anything else is the batch folded into another axis.
-std::vector<int32_t> merged(const std::vector<int32_t>& one, const std::vector<int32_t>& two, const std::string& what) {
-  NN_CHECK_CODE(one.size() == two.size(), ErrorCode::kUnsupported) << what << ": its rank depends on the batch size";
+std::vector<int32_t> merged(const std::vector<int32_t>& one, const std::vector<int32_t>& two,
+                            const std::string& what) {
+  NN_CHECK_CODE(one.size() == two.size(), ErrorCode::kUnsupported)
+      << what << ": its rank depends on the batch size";
   std::vector<int32_t> out = one;
   for (size_t i = 0; i < one.size(); ++i) {
     if (one[i] == two[i]) continue;
@@ -62,13 +64,15 @@ void merge_dynamic_batch(tflite::ModelT& at_one, const tflite::ModelT& at_two) {
       continue;
     }
     const tflite::BufferT& other = *at_two.buffers.at(u.buffer);
-    NN_CHECK_CODE(t.shape == u.shape, ErrorCode::kUnsupported) << "constant " << what << " has a batch-sized shape";
+    NN_CHECK_CODE(t.shape == u.shape, ErrorCode::kUnsupported)
+        << "constant " << what << " has a batch-sized shape";
     if (data.data == other.data) continue;
     tflite::OperatorT* op = reader[i];
     const bool reshape_target = op && code(*op) == int32_t(BuiltinOp::RESHAPE) && op->inputs.size() > 1 &&
                                 op->inputs[1] == int32_t(i) && t.type == tflite::TensorType_INT32;
     NN_CHECK_CODE(reshape_target, ErrorCode::kUnsupported)
-        << "constant " << what << (op ? std::string(" (read by ") + tflite_io::builtin_op_name(code(*op)) + ")" : "")
+        << "constant " << what
+        << (op ? std::string(" (read by ") + tflite_io::builtin_op_name(code(*op)) + ")" : "")
         << " depends on the batch size; export with a fixed batch size (-b)";
     std::vector<int32_t> target = merged(ints_of(data), ints_of(other), "RESHAPE target " + what);
     int unknown = 0;

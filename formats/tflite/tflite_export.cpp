@@ -72,8 +72,7 @@ int Exporter::transpose(int tensor, const Perm& perm, const std::string& name) {
   int pt = graph_.const_int32(fresh(name + "/perm"), {int64_t(p.size())}, p);
   Shape s = permute(graph_.shape(tensor), perm);
   int out = graph_.tensor(fresh(name), s);
-  graph_.op(tflite_io::BuiltinOp::TRANSPOSE, {tensor, pt}, {out},
-            tflite::BuiltinOptionsUnion{});
+  graph_.op(tflite_io::BuiltinOp::TRANSPOSE, {tensor, pt}, {out}, tflite::BuiltinOptionsUnion{});
   return out;
 }
 

@@ -14,15 +14,15 @@ struct CalibrationRange {
 };
 
 struct TfliteExportOptions {
-  int64_t batch_size = 1;   // < 1: the network's batch size
+  int64_t batch_size = 1;      // < 1: the network's batch size
   bool dynamic_batch = false;  // batch 1 in `shape`, -1 in `shape_signature` (batch_size is then ignored)
   // The NNP's rank-4 inputs and outputs are NHWC already (its convolutions and poolings have
   // channel_last=true): they keep their order. Otherwise they are (N, C, H, W) and become NHWC.
   bool channel_last = false;
-  std::string executor;     // "" = the model's only executor
+  std::string executor;  // "" = the model's only executor
   // Full-integer int8 when not empty: the calibrated range of each variable of the network (by name).
   std::map<std::string, CalibrationRange> int8_ranges;
-  bool float_io = false;    // int8: keep float inputs/outputs with QUANTIZE/DEQUANTIZE at the edges
+  bool float_io = false;  // int8: keep float inputs/outputs with QUANTIZE/DEQUANTIZE at the edges
 };
 
 // The .tflite bytes of the executor's network. Functions that cannot be exported are all reported at once

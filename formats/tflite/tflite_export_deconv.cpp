@@ -88,7 +88,8 @@ void emit_deconvolution(Exporter& e, const ir::Function& f) {
     if (padded) {
       const int pt = e.g().const_int32(e.fresh(f.name + "/paddings"), {4, 2},
                                        {0, 0, 0, int32_t(out[0] - keep[0]), 0, int32_t(out[1] - keep[1]), 0, 0});
-      const int padt = has_bias ? e.g().tensor(e.fresh(y + "/padded"), {xs[0], out[0], out[1], cout}) : e.define(y, cl);
+      const int padt =
+          has_bias ? e.g().tensor(e.fresh(y + "/padded"), {xs[0], out[0], out[1], cout}) : e.define(y, cl);
       e.g().op(BuiltinOp::PAD, {t, pt}, {padt}, {});
       t = padt;
     }

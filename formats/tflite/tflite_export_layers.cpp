@@ -39,8 +39,8 @@ BnParams bn_params(Exporter& e, const ir::Function& bn, int64_t channels) {
   const std::vector<float>* gamma = no_scale ? nullptr : &e.parameter(bn.inputs.at(i++)).data;
   const std::vector<float>& mean = e.parameter(bn.inputs.at(i++)).data;
   const std::vector<float>& var = e.parameter(bn.inputs.at(i++)).data;
-  NN_CHECK(int64_t(mean.size()) == channels) << "statistics have " << mean.size() << " values for " << channels
-                                             << " channels";
+  NN_CHECK(int64_t(mean.size()) == channels)
+      << "statistics have " << mean.size() << " values for " << channels << " channels";
   double eps = bn.attrs.get_float("eps", 1e-5);
   BnParams p;
   for (int64_t c = 0; c < channels; ++c) {
@@ -77,8 +77,8 @@ void emit_conv(Exporter& e, const ir::Function& f) {
   const Shape& xs = e.shape(x);
   const Shape& ws = e.shape(w);
   NN_CHECK(f.attrs.get_int("base_axis", 1) == 1 && xs.size() == 4 && ws.size() == (depthwise_fn ? 3u : 4u))
-      << "only 2-D convolutions of " << (cl_data ? "(N, H, W, C)" : "(N, C, H, W)") << " inputs are supported (input "
-      << xs << ", weight " << ws << ")";
+      << "only 2-D convolutions of " << (cl_data ? "(N, H, W, C)" : "(N, C, H, W)")
+      << " inputs are supported (input " << xs << ", weight " << ws << ")";
   auto pad = f.attrs.get_shape_or("pad", {0, 0});
   auto stride = f.attrs.get_shape_or("stride", {1, 1});
   auto dil = f.attrs.get_shape_or("dilation", {1, 1});
@@ -115,8 +115,8 @@ void emit_conv(Exporter& e, const ir::Function& f) {
     for (int64_t c = 0; c < cin; ++c)
       for (int64_t i = 0; i < kh; ++i)
         for (int64_t j = 0; j < kw; ++j) {
-          const size_t from = cl_data ? size_t(((o * kh + i) * kw + j) * cin + c)
-                                      : size_t(((o * cin + c) * kh + i) * kw + j);
+          const size_t from =
+              cl_data ? size_t(((o * kh + i) * kw + j) * cin + c) : size_t(((o * cin + c) * kh + i) * kw + j);
           float v = wd[from] * scale[size_t(o)];
           size_t at = depthwise ? size_t((i * kw + j) * outs + o) : size_t(((o * kh + i) * kw + j) * cin + c);
           twd[at] = v;
@@ -234,7 +234,7 @@ void emit_affine(Exporter& e, const ir::Function& f) {
 void emit_pooling(Exporter& e, const ir::Function& f) {
   const bool is_max = f.type == "MaxPooling";
   const bool cl_data = f.attrs.get_bool("channel_last", false);  // (N, H, W, C) data as TFLite stores it
-  const size_t sp = cl_data ? 1 : 2;                                // the first spatial axis
+  const size_t sp = cl_data ? 1 : 2;                             // the first spatial axis
   const std::string& x = f.inputs.at(0);
   const Shape& xs = e.shape(x);
   const Shape& ys = e.shape(f.outputs.at(0));
@@ -272,8 +272,8 @@ void emit_pooling(Exporter& e, const ir::Function& f) {
           << "average pooling with ignore_border=" << (ignore_border ? "true" : "false")
           << ", including_pad=" << (including_pad ? "true" : "false") << " and pad " << Shape(pad)
           << " has no TFLite equivalent";
-      std::vector<int32_t> p = {0, 0, int32_t(ap[0].before), int32_t(ap[0].after),
-                                int32_t(ap[1].before), int32_t(ap[1].after), 0, 0};
+      std::vector<int32_t> p = {
+          0, 0, int32_t(ap[0].before), int32_t(ap[0].after), int32_t(ap[1].before), int32_t(ap[1].after), 0, 0};
       int pt = e.g().const_int32(e.fresh(f.name + "/paddings"), {4, 2}, p);
       Shape ps = e.g().shape(xt);
       ps[1] += ap[0].before + ap[0].after;

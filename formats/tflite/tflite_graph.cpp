@@ -10,7 +10,8 @@ namespace nn::formats::tflite_io {
 const char* builtin_op_name(int32_t code) {
   switch (code) {
 #define TFLITE_OP(name, c) \
-  case c: return #name;
+  case c:                  \
+    return #name;
 #include "formats/tflite/tflite_ops.def"
 #undef TFLITE_OP
     default: return "";

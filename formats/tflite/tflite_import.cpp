@@ -56,10 +56,30 @@ std::vector<float> Importer::constant(int index) const {
   std::vector<double> raw(n);
   for (size_t i = 0; i < n; ++i) {
     switch (t.type) {
-      case tflite::TensorType_FLOAT32: { float v; std::memcpy(&v, p + 4 * i, 4); raw[i] = v; break; }
-      case tflite::TensorType_INT32: { int32_t v; std::memcpy(&v, p + 4 * i, 4); raw[i] = v; break; }
-      case tflite::TensorType_INT64: { int64_t v; std::memcpy(&v, p + 8 * i, 8); raw[i] = double(v); break; }
-      case tflite::TensorType_INT16: { int16_t v; std::memcpy(&v, p + 2 * i, 2); raw[i] = v; break; }
+      case tflite::TensorType_FLOAT32: {
+        float v;
+        std::memcpy(&v, p + 4 * i, 4);
+        raw[i] = v;
+        break;
+      }
+      case tflite::TensorType_INT32: {
+        int32_t v;
+        std::memcpy(&v, p + 4 * i, 4);
+        raw[i] = v;
+        break;
+      }
+      case tflite::TensorType_INT64: {
+        int64_t v;
+        std::memcpy(&v, p + 8 * i, 8);
+        raw[i] = double(v);
+        break;
+      }
+      case tflite::TensorType_INT16: {
+        int16_t v;
+        std::memcpy(&v, p + 2 * i, 2);
+        raw[i] = v;
+        break;
+      }
       case tflite::TensorType_INT8: raw[i] = int8_t(p[i]); break;
       case tflite::TensorType_UINT8: raw[i] = p[i]; break;
       default:
@@ -136,7 +156,8 @@ std::string Importer::var(int index) {
   auto it = vars_.find(index);
   if (it != vars_.end()) return it->second;
   const auto& t = tensor(index);
-  NN_CHECK(is_constant(index)) << "tensor " << index << " '" << t.name << "' is read before any operator writes it";
+  NN_CHECK(is_constant(index)) << "tensor " << index << " '" << t.name
+                               << "' is read before any operator writes it";
   std::string name = param(t.name, shape(index), constant(index));
   vars_[index] = name;
   return name;
@@ -265,14 +286,16 @@ ir::Model import_graph(const tflite::ModelT& model, int64_t batch) {
     const std::string what = "operator " + std::to_string(k) + " (" + tflite_io::builtin_op_name(code) + ")";
     const bool named = !op.outputs.empty() && op.outputs[0] >= 0 && size_t(op.outputs[0]) < g.tensors.size();
     im.set_op_name(named ? im.tensor(op.outputs[0]).name : what);  // a bad index is reported by the rule
-    with_context(what, [&] {
-      try {
-        (*tflite_import::find_import_rule(code))(im, op);
-      } catch (const std::out_of_range&) {  // a rule reading an input or output the file does not give
-        NN_FAIL(ErrorCode::kInvalid) << "has " << op.inputs.size() << " inputs and " << op.outputs.size()
-                                     << " outputs, fewer than the operator needs, or one names a tensor the model lacks";
-      }
-    });
+    with_context(
+        what, [&] {
+          try {
+            (*tflite_import::find_import_rule(code))(im, op);
+          } catch (const std::out_of_range&) {  // a rule reading an input or output the file does not give
+            NN_FAIL(ErrorCode::kInvalid)
+                << "has " << op.inputs.size() << " inputs and " << op.outputs.size()
+                << " outputs, fewer than the operator needs, or one names a tensor the model lacks";
+          }
+        });
   }
   return im.build();
 }

@@ -24,14 +24,15 @@ void transpose_conv(Importer& im, const tflite::OperatorT& op) {
   const Ints given = im.constant_ints(op.inputs.at(0));
   NN_CHECK(given.size() == 4 && given[1] == ys[1] && given[2] == ys[2] && given[3] == ys[3])
       << "the output_shape operand does not match the output tensor " << ys;
-  const int64_t k[2] = {kh, kw}, s[2] = {o->stride_h, o->stride_w}, in[2] = {xs[1], xs[2]}, out[2] = {ys[1], ys[2]};
+  const int64_t k[2] = {kh, kw}, s[2] = {o->stride_h, o->stride_w}, in[2] = {xs[1], xs[2]},
+                out[2] = {ys[1], ys[2]};
   int64_t full[2], before[2];
   for (int a = 0; a < 2; ++a) {
     NN_CHECK(s[a] > 0 && k[a] > 0 && in[a] > 0) << "strides, kernel and input sizes must be positive";
     full[a] = s[a] * (in[a] - 1) + k[a];
     // nncli computes the whole transposed output: it must stay near the declared one.
-    NN_CHECK(full[a] <= 2 * out[a] + k[a]) << "stride " << s[a] << " over " << in[a] << " gives " << full[a]
-                                           << " cells for an output of " << out[a];
+    NN_CHECK(full[a] <= 2 * out[a] + k[a])
+        << "stride " << s[a] << " over " << in[a] << " gives " << full[a] << " cells for an output of " << out[a];
     const int64_t forward = (out[a] + s[a] - 1) / s[a];  // TFLite pads as the convolution of the output would
     const int64_t total = std::max<int64_t>((forward - 1) * s[a] + k[a] - out[a], 0);
     before[a] = o->padding == tflite::Padding_SAME ? total / 2 : 0;
@@ -47,21 +48,28 @@ void transpose_conv(Importer& im, const tflite::OperatorT& op) {
   im.fn("Transpose", {im.var(x)}, {xn}, {{"axes", Ints{0, 3, 1, 2}}});
   std::string y = im.temp(im.op_name() + "/deconv", {xs[0], cout, full[0], full[1]});
   im.fn("Deconvolution", {xn, wv}, {y},
-        {{"base_axis", int64_t(1)}, {"pad", Ints{0, 0}}, {"stride", Ints{s[0], s[1]}}, {"dilation", Ints{1, 1}},
-         {"group", int64_t(1)}, {"channel_last", false}, {"output_padding", Ints{0, 0}}});
+        {{"base_axis", int64_t(1)},
+         {"pad", Ints{0, 0}},
+         {"stride", Ints{s[0], s[1]}},
+         {"dilation", Ints{1, 1}},
+         {"group", int64_t(1)},
+         {"channel_last", false},
+         {"output_padding", Ints{0, 0}}});
   const int64_t keep[2] = {std::min(out[0], full[0] - before[0]), std::min(out[1], full[1] - before[1])};
   NN_CHECK(keep[0] > 0 && keep[1] > 0) << "the padding leaves no output";
   if (before[0] || before[1] || keep[0] != full[0] || keep[1] != full[1]) {
     std::string c = im.temp(im.op_name() + "/cropped", {xs[0], cout, keep[0], keep[1]});
     im.fn("Slice", {y}, {c},
-          {{"start", Ints{before[0], before[1]}}, {"stop", Ints{before[0] + keep[0], before[1] + keep[1]}},
+          {{"start", Ints{before[0], before[1]}},
+           {"stop", Ints{before[0] + keep[0], before[1] + keep[1]}},
            {"step", Ints{1, 1}}});
     y = c;
   }
   if (keep[0] < out[0] || keep[1] < out[1]) {  // past the transposed output: zeros (then the bias)
     std::string p = im.temp(im.op_name() + "/padded", {xs[0], cout, out[0], out[1]});
     im.fn("Pad", {y}, {p},
-          {{"pad_width", Ints{0, out[0] - keep[0], 0, out[1] - keep[1]}}, {"mode", std::string("constant")},
+          {{"pad_width", Ints{0, out[0] - keep[0], 0, out[1] - keep[1]}},
+           {"mode", std::string("constant")},
            {"constant_value", 0.0}});
     y = p;
   }

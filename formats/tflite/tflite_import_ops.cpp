@@ -123,8 +123,12 @@ void conv(Importer& im, const tflite::OperatorT& op, bool depthwise) {
   Shape yn = {ys[0], ys[3], ys[1], ys[2]};
   std::string y = im.temp(im.op_name() + "/conv", yn);
   im.fn("Convolution", ins, {y},
-        {{"base_axis", int64_t(1)}, {"pad", pad}, {"stride", Ints{sh, sw}}, {"dilation", Ints{dh, dw}},
-         {"group", group}, {"channel_last", false}});
+        {{"base_axis", int64_t(1)},
+         {"pad", pad},
+         {"stride", Ints{sh, sw}},
+         {"dilation", Ints{dh, dw}},
+         {"group", group},
+         {"channel_last", false}});
   im.finish(to_nhwc(im, y, yn), op.outputs.at(0), act);
 }
 
@@ -141,8 +145,11 @@ void pool(Importer& im, const tflite::OperatorT& op, bool is_max) {
   if (p.any()) xn = pad_nchw(im, xn, xns, p, is_max ? double(std::numeric_limits<float>::lowest()) : 0.0);
   Shape yn = {ys[0], ys[3], ys[1], ys[2]};
   std::string y = im.temp(im.op_name() + "/pool", yn);
-  Attrs a = {{"kernel", Ints{kh, kw}}, {"stride", Ints{o->stride_h, o->stride_w}}, {"ignore_border", true},
-             {"pad", Ints{0, 0}}, {"channel_last", false}};
+  Attrs a = {{"kernel", Ints{kh, kw}},
+             {"stride", Ints{o->stride_h, o->stride_w}},
+             {"ignore_border", true},
+             {"pad", Ints{0, 0}},
+             {"channel_last", false}};
   if (!is_max) a.set("including_pad", true);
   im.fn(is_max ? "MaxPooling" : "AveragePooling", {xn}, {y}, a);
   if (!is_max && p.any()) {  // TFLite averages over the cells inside the input only
@@ -195,7 +202,8 @@ void fully_connected(Importer& im, const tflite::OperatorT& op) {
 }
 
 // Two inputs, numpy broadcasting: the lower-rank one gets leading unit axes.
-void binary(Importer& im, const tflite::OperatorT& op, const std::string& type, tflite::ActivationFunctionType act) {
+void binary(Importer& im, const tflite::OperatorT& op, const std::string& type,
+            tflite::ActivationFunctionType act) {
   const size_t rank = im.shape(op.outputs.at(0)).size();
   std::vector<std::string> ins;
   for (int k = 0; k < 2; ++k) {
@@ -273,7 +281,8 @@ void split(Importer& im, const tflite::OperatorT& op) {
   for (int64_t k = 0; k < n; ++k) {
     Ints start(xs.size(), 0), stop(xs.begin(), xs.end()), step(xs.size(), 1);
     start[size_t(axis)] = k * part, stop[size_t(axis)] = (k + 1) * part;
-    std::string y = im.temp(im.tensor(op.outputs.at(size_t(k))).name + "/Slice", im.shape(op.outputs.at(size_t(k))));
+    std::string y =
+        im.temp(im.tensor(op.outputs.at(size_t(k))).name + "/Slice", im.shape(op.outputs.at(size_t(k))));
     im.fn("Slice", {im.var(x)}, {y}, {{"start", start}, {"stop", stop}, {"step", step}});
     im.finish(y, op.outputs.at(size_t(k)));
   }
@@ -294,7 +303,8 @@ void strided_slice(Importer& im, const tflite::OperatorT& op) {
   const Shape xs = im.shape(op.inputs.at(0));
   const auto* o = op.builtin_options.AsStridedSliceOptions();
   const Ints b = im.constant_ints(op.inputs.at(1)), e = im.constant_ints(op.inputs.at(2));
-  const Ints s = op.inputs.size() > 3 && op.inputs.at(3) >= 0 ? im.constant_ints(op.inputs.at(3)) : Ints(xs.size(), 1);
+  const Ints s =
+      op.inputs.size() > 3 && op.inputs.at(3) >= 0 ? im.constant_ints(op.inputs.at(3)) : Ints(xs.size(), 1);
   NN_CHECK(b.size() == xs.size() && e.size() == xs.size() && s.size() == xs.size())
       << "begin, end and strides must have " << xs.size() << " values";
   NN_CHECK_CODE(!o || (o->ellipsis_mask == 0 && o->new_axis_mask == 0 && o->shrink_axis_mask == 0),
@@ -336,15 +346,19 @@ void resize(Importer& im, const tflite::OperatorT& op, bool bilinear) {
   NN_CHECK(xs.size() == 4) << "a rank-4 input is required";
   bool align = false, half = false;
   if (bilinear) {
-    if (const auto* o = op.builtin_options.AsResizeBilinearOptions()) align = o->align_corners, half = o->half_pixel_centers;
+    if (const auto* o = op.builtin_options.AsResizeBilinearOptions())
+      align = o->align_corners, half = o->half_pixel_centers;
   } else if (const auto* o = op.builtin_options.AsResizeNearestNeighborOptions()) {
     align = o->align_corners, half = o->half_pixel_centers;
   }
   std::string xn = to_nchw(im, im.var(x), xs);
   Shape yn = {ys[0], ys[3], ys[1], ys[2]};
   std::string y = im.temp(im.op_name() + "/Interpolate", yn);
-  Attrs a = {{"output_size", Ints{ys[1], ys[2]}}, {"mode", std::string(bilinear ? "linear" : "nearest")},
-             {"align_corners", align}, {"half_pixel", half}, {"channel_last", false}};
+  Attrs a = {{"output_size", Ints{ys[1], ys[2]}},
+             {"mode", std::string(bilinear ? "linear" : "nearest")},
+             {"align_corners", align},
+             {"half_pixel", half},
+             {"channel_last", false}};
   if (!bilinear) a.set("half_pixel_for_nn", half);
   im.fn("Interpolate", {xn}, {y}, a);
   im.finish(to_nhwc(im, y, yn), op.outputs.at(0));
@@ -366,15 +380,25 @@ std::map<int32_t, Rule> make_rules() {
   add(BuiltinOp::MAX_POOL_2D, [](Importer& im, const tflite::OperatorT& op) { pool(im, op, true); });
   add(BuiltinOp::AVERAGE_POOL_2D, [](Importer& im, const tflite::OperatorT& op) { pool(im, op, false); });
   add(BuiltinOp::FULLY_CONNECTED, fully_connected);
-  for (auto [op, type] : {std::pair{BuiltinOp::ADD, "Add2"}, {BuiltinOp::SUB, "Sub2"}, {BuiltinOp::MUL, "Mul2"},
-                          {BuiltinOp::DIV, "Div2"}, {BuiltinOp::MAXIMUM, "Maximum2"}, {BuiltinOp::MINIMUM, "Minimum2"}}) {
+  for (auto [op, type] : {std::pair{BuiltinOp::ADD, "Add2"},
+                          {BuiltinOp::SUB, "Sub2"},
+                          {BuiltinOp::MUL, "Mul2"},
+                          {BuiltinOp::DIV, "Div2"},
+                          {BuiltinOp::MAXIMUM, "Maximum2"},
+                          {BuiltinOp::MINIMUM, "Minimum2"}}) {
     std::string t = type;
     add(op, [t](Importer& im, const tflite::OperatorT& o) { binary(im, o, t, arith_act(o)); });
   }
-  for (auto [op, type] : {std::pair{BuiltinOp::LOGISTIC, "Sigmoid"}, {BuiltinOp::TANH, "Tanh"},
-                          {BuiltinOp::RELU, "ReLU"}, {BuiltinOp::RELU6, "ReLU6"}, {BuiltinOp::EXP, "Exp"},
-                          {BuiltinOp::LOG, "Log"}, {BuiltinOp::ABS, "Abs"}, {BuiltinOp::ELU, "ELU"},
-                          {BuiltinOp::QUANTIZE, "Identity"}, {BuiltinOp::DEQUANTIZE, "Identity"}}) {
+  for (auto [op, type] : {std::pair{BuiltinOp::LOGISTIC, "Sigmoid"},
+                          {BuiltinOp::TANH, "Tanh"},
+                          {BuiltinOp::RELU, "ReLU"},
+                          {BuiltinOp::RELU6, "ReLU6"},
+                          {BuiltinOp::EXP, "Exp"},
+                          {BuiltinOp::LOG, "Log"},
+                          {BuiltinOp::ABS, "Abs"},
+                          {BuiltinOp::ELU, "ELU"},
+                          {BuiltinOp::QUANTIZE, "Identity"},
+                          {BuiltinOp::DEQUANTIZE, "Identity"}}) {
     std::string t = type;
     add(op, [t](Importer& im, const tflite::OperatorT& o) { unary(im, o, t); });
   }
@@ -389,7 +413,9 @@ std::map<int32_t, Rule> make_rules() {
     im.fn("MinimumScalar", {m}, {y}, {{"val", 1.0}});
     im.finish(y, op.outputs.at(0));
   });
-  add(BuiltinOp::SQRT, [](Importer& im, const tflite::OperatorT& op) { unary(im, op, "PowScalar", {{"val", 0.5}}); });
+  add(BuiltinOp::SQRT, [](Importer& im, const tflite::OperatorT& op) {
+    unary(im, op, "PowScalar", {{"val", 0.5}});
+  });
   add(BuiltinOp::RESHAPE, reshape);
   add(BuiltinOp::SQUEEZE, reshape);
   add(BuiltinOp::SOFTMAX, softmax);
@@ -404,7 +430,8 @@ std::map<int32_t, Rule> make_rules() {
   add(BuiltinOp::STRIDED_SLICE, strided_slice);
   add_transpose_conv_rule(r);
   add(BuiltinOp::RESIZE_BILINEAR, [](Importer& im, const tflite::OperatorT& op) { resize(im, op, true); });
-  add(BuiltinOp::RESIZE_NEAREST_NEIGHBOR, [](Importer& im, const tflite::OperatorT& op) { resize(im, op, false); });
+  add(BuiltinOp::RESIZE_NEAREST_NEIGHBOR,
+      [](Importer& im, const tflite::OperatorT& op) { resize(im, op, false); });
   return r;
 }
 

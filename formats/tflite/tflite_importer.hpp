@@ -17,7 +17,7 @@ class Importer {
   const tflite::TensorT& tensor(int index) const { return *graph_.tensors.at(size_t(index)); }
   Shape shape(int index) const;
   bool is_constant(int index) const;
-  std::vector<float> constant(int index) const;        // dequantized values
+  std::vector<float> constant(int index) const;         // dequantized values
   std::vector<int64_t> constant_ints(int index) const;  // an INT32 / INT64 constant
   bool is_quantized(int index) const;
 
@@ -31,7 +31,8 @@ class Importer {
           Attrs attrs = {});
   // Writes the op's result `value` into output tensor `index`: fused activation, then (for a quantized
   // tensor) rounding and saturation to its grid.
-  void finish(const std::string& value, int index, tflite::ActivationFunctionType act = tflite::ActivationFunctionType_NONE);
+  void finish(const std::string& value, int index,
+              tflite::ActivationFunctionType act = tflite::ActivationFunctionType_NONE);
   std::string op_name() const { return op_name_; }
   void set_op_name(const std::string& n) { op_name_ = n; }
   // A graph input: a float variable, or raw integers dequantized for a quantized tensor.

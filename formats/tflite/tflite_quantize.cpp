@@ -70,8 +70,8 @@ class Quantizer {
       }
       g_.operators = std::move(ops);
     }
-    NN_CHECK_CODE(n == 0, ErrorCode::kUnsupported) << n << " operator(s) cannot be quantized to int8: "
-                                                   << problems.str();
+    NN_CHECK_CODE(n == 0, ErrorCode::kUnsupported)
+        << n << " operator(s) cannot be quantized to int8: " << problems.str();
     for (auto& t : g_.tensors)
       if (t->type == tflite::TensorType_FLOAT32 && m_.buffers[t->buffer]->data.empty())
         NN_FAIL(ErrorCode::kInternal) << "tensor '" << t->name << "' was left in float";
@@ -138,7 +138,8 @@ class Quantizer {
       size_t inner = 1;
       for (size_t d = size_t(dim) + 1; d < tt.shape.size(); ++d) inner *= size_t(tt.shape[d]);
       std::vector<float> amax(channels, 0.0f);
-      for (size_t i = 0; i < v.size(); ++i) amax[(i / inner) % channels] = std::max(amax[(i / inner) % channels], std::fabs(v[i]));
+      for (size_t i = 0; i < v.size(); ++i)
+        amax[(i / inner) % channels] = std::max(amax[(i / inner) % channels], std::fabs(v[i]));
       std::vector<float> scales(channels);
       for (size_t c = 0; c < channels; ++c) scales[c] = amax[c] > 0 ? amax[c] / 127.0f : 1.0f;
       for (size_t i = 0; i < v.size(); ++i)
@@ -193,9 +194,7 @@ class Quantizer {
           weights(op.inputs.at(1), 0);
           activation(out, nullptr);
           return;
-        case BuiltinOp::CONCATENATION:
-          concatenation(op);
-          return;
+        case BuiltinOp::CONCATENATION: concatenation(op); return;
         case BuiltinOp::PADV2: {
           QParams q = q_of(op.inputs.at(0));
           activation(out, &q);
@@ -234,8 +233,7 @@ class Quantizer {
               weights(in, kAsymmetric);
           activation(out, nullptr);
           return;
-        default:
-          NN_FAIL(ErrorCode::kUnsupported) << "no int8 rule";
+        default: NN_FAIL(ErrorCode::kUnsupported) << "no int8 rule";
       }
     });
   }

@@ -15,10 +15,8 @@ bool keeps_int8_grid(int32_t builtin_code) {
     case tflite_io::BuiltinOp::PAD:
     case tflite_io::BuiltinOp::PADV2:
     case tflite_io::BuiltinOp::STRIDED_SLICE:
-    case tflite_io::BuiltinOp::SLICE:
-      return true;
-    default:
-      return false;
+    case tflite_io::BuiltinOp::SLICE: return true;
+    default: return false;
   }
 }
 

@@ -36,8 +36,8 @@ void check_model(const tflite::ModelT& m) {
   const size_t nt = g.tensors.size();
   for (size_t i = 0; i < nt; ++i) {
     const tflite::TensorT& t = *g.tensors[i];
-    NN_CHECK(t.buffer < m.buffers.size()) << "tensor " << i << " '" << t.name << "' names buffer " << t.buffer
-                                          << " of " << m.buffers.size();
+    NN_CHECK(t.buffer < m.buffers.size())
+        << "tensor " << i << " '" << t.name << "' names buffer " << t.buffer << " of " << m.buffers.size();
     int64_t count = 1;
     for (int32_t d : t.shape) {
       NN_CHECK(d >= 0) << "tensor " << i << " '" << t.name << "' has a negative dimension " << d;
@@ -49,14 +49,15 @@ void check_model(const tflite::ModelT& m) {
         << "tensor '" << t.name << "': buffers stored outside the FlatBuffer (offset/size) are not supported";
     if (!b.data.empty()) {
       const size_t es = element_size(t.type);
-      NN_CHECK_CODE(es != 0, ErrorCode::kUnsupported) << "tensor '" << t.name << "': type "
-                                                      << tflite::EnumNameTensorType(t.type) << " is not supported";
-      NN_CHECK(b.data.size() == size_t(count) * es)
-          << "tensor " << i << " '" << t.name << "' has shape (" << [&] {
-               std::string s;
-               for (int32_t d : t.shape) s += (s.empty() ? "" : ", ") + std::to_string(d);
-               return s;
-             }() << ") but its buffer holds " << b.data.size() << " bytes";
+      NN_CHECK_CODE(es != 0, ErrorCode::kUnsupported)
+          << "tensor '" << t.name << "': type " << tflite::EnumNameTensorType(t.type) << " is not supported";
+      NN_CHECK(b.data.size() == size_t(count) * es) << "tensor " << i << " '" << t.name << "' has shape (" <<
+          [&] {
+            std::string s;
+            for (int32_t d : t.shape) s += (s.empty() ? "" : ", ") + std::to_string(d);
+            return s;
+          }() << ") but its buffer holds " << b.data.size()
+                                                    << " bytes";
     }
     if (t.quantization) {
       const auto& q = *t.quantization;

@@ -103,13 +103,11 @@ std::string node_name(const nn::FunctionNode& node) {
   return node.name.empty() ? node.function().type() : node.name;
 }
 
-void run_side(Side& side, const TargetSpec& spec, const std::vector<std::vector<float>>& inputs,
-              uint32_t seed) {
+void run_side(Side& side, const TargetSpec& spec, const std::vector<std::vector<float>>& inputs, uint32_t seed) {
   for (size_t i = 0; i < spec.data->size(); ++i) {
     nn::VariablePtr v = side.net.get((*spec.data)[i].variable_name);
-    NN_CHECK(int64_t(inputs[i].size()) == v->size())
-        << "data variable " << quoted(v->name()) << " needs " << v->size() << " values, the batch has "
-        << inputs[i].size();
+    NN_CHECK(int64_t(inputs[i].size()) == v->size()) << "data variable " << quoted(v->name()) << " needs "
+                                                     << v->size() << " values, the batch has " << inputs[i].size();
     std::copy(inputs[i].begin(), inputs[i].end(), v->data()->cast<float>(true));
   }
   nn::RandomEngine rng(seed);
@@ -153,8 +151,8 @@ void compare_captures(const Capture& a, const Capture& b, const CompareSettings&
   }
 }
 
-std::vector<std::vector<float>> first_batch(const nn::ir::Model& model, const TargetSpec& spec,
-                                            const Side& side, const CompareSettings& s, std::string& note) {
+std::vector<std::vector<float>> first_batch(const nn::ir::Model& model, const TargetSpec& spec, const Side& side,
+                                            const CompareSettings& s, std::string& note) {
   std::vector<std::vector<float>> inputs;
   std::unique_ptr<nn::train::BatchSource> source;
   note = "random values of the declared shapes";

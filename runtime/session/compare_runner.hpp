@@ -11,8 +11,7 @@ namespace nncli::compare {
 
 // One compared value: a function output, an input gradient or an updated parameter.
 struct Entry {
-  std::string
-      name;  // "forward_function (<fname>, <var>)", "backward_function (...)", "update (<Solver>, <p>)"
+  std::string name;  // "forward_function (<fname>, <var>)", "backward_function (...)", "update (<Solver>, <p>)"
   double norm_diff = 0, std1 = 0, std2 = 0, diff_std = 0;
   double max_abs_diff = 0;
   bool within_tolerance = true;

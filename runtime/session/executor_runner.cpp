@@ -47,9 +47,8 @@ ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executo
   const nn::ir::Network& network = nn::formats::executor_network(model, executor);
   std::vector<std::string> missing = missing_parameters(model, network);
   NN_CHECK(missing.empty() || options.init_missing)
-      << "network " << single_quoted(network.name) << ": "
-      << (missing.size() == 1 ? "parameter " : "parameters ") << list_names(missing, 3)
-      << (missing.size() == 1 ? " is" : " are")
+      << "network " << single_quoted(network.name) << ": " << (missing.size() == 1 ? "parameter " : "parameters ")
+      << list_names(missing, 3) << (missing.size() == 1 ? " is" : " are")
       << " not in the model files (give the parameter file too, or --init-missing to initialize)";
   params_.load(model.parameters);
   nn::ir::BuildOptions build;

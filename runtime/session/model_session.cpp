@@ -58,10 +58,8 @@ bool is_model_file(const std::string& path) {
     case fmt::FileFormat::kNnp:
     case fmt::FileFormat::kNntxt:
     case fmt::FileFormat::kProtobuf:
-    case fmt::FileFormat::kH5:
-      return true;
-    default:
-      break;
+    case fmt::FileFormat::kH5: return true;
+    default: break;
   }
   std::error_code ec;
   return std::filesystem::is_directory(path, ec);
@@ -80,7 +78,8 @@ nn::ir::Model import_unoptimized(const std::vector<std::string>& files, const Im
     return nn::formats::import_tflite(files[0]);
   }
   NN_CHECK_CODE(format.rfind("TF_", 0) != 0, nn::ErrorCode::kUnsupported)
-      << "TensorFlow models (" << format << ") are not supported: nothing here can run them to check the "
+      << "TensorFlow models (" << format
+      << ") are not supported: nothing here can run them to check the "
          "result (convert them to .tflite with TensorFlow first)";
   NN_CHECK(format == "NNP") << "Import format (" << format << ") is not supported.";
   for (const auto& f : files) NN_LOG_INFO << "Importing " << f;

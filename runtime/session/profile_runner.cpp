@@ -150,8 +150,7 @@ std::vector<std::string> trainable_parameters(const nn::ir::Optimizer& o, const 
     if (v.type != "Parameter") continue;
     for (const auto& pv : o.parameter_variable) {
       if (!(pv.learning_rate_multiplier > 0.0)) continue;
-      std::string pattern =
-          std::regex_replace(pv.variable_name, std::regex(R"([.^$|()\[\]{}+?\\])"), R"(\$&)");
+      std::string pattern = std::regex_replace(pv.variable_name, std::regex(R"([.^$|()\[\]{}+?\\])"), R"(\$&)");
       pattern = std::regex_replace(pattern, std::regex(R"(\*)"), ".*");
       if (std::regex_match(v.name, std::regex(pattern))) {
         names.push_back(v.name);

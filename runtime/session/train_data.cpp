@@ -87,8 +87,7 @@ class StreamSource : public nn::train::BatchSource {
       for (size_t b = 1; b < blocks_.size(); ++b) first[b] = first[b - 1] + blocks_[b - 1];
       order_.clear();
       for (int64_t b : ds::random_permutation(int64_t(blocks_.size()), rng_))
-        for (int64_t k : ds::random_permutation(blocks_[size_t(b)], rng_))
-          order_.push_back(first[size_t(b)] + k);
+        for (int64_t k : ds::random_permutation(blocks_[size_t(b)], rng_)) order_.push_back(first[size_t(b)] + k);
     } else if (shuffle_) {
       order_ = ds::random_permutation(source_->size(), rng_);
     } else if (int64_t(order_.size()) != source_->size()) {
@@ -113,8 +112,7 @@ class StreamSource : public nn::train::BatchSource {
       if (pos_ >= source_->size()) start_pass();
       const int64_t index = order_[size_t(pos_++)];
       samples[size_t(k)] = index;
-      for (size_t v = 0; v < shapes.size(); ++v)
-        dst[v] = batch.data[v].data() + k * nn::shape_size(shapes[v]);
+      for (size_t v = 0; v < shapes.size(); ++v) dst[v] = batch.data[v].data() + k * nn::shape_size(shapes[v]);
       source_->load(index, dst);
     }
     batch.origin = [source = source_, samples = std::move(samples)](int64_t row, int column) {
@@ -155,9 +153,7 @@ class SlicedSource : public ds::DataSource {
   int64_t size() const override { return count_; }
   const std::vector<std::string>& variables() const override { return source_->variables(); }
   const std::vector<nn::Shape>& shapes() const override { return source_->shapes(); }
-  void load(int64_t index, const std::vector<float*>& out) const override {
-    source_->load(first_ + index, out);
-  }
+  void load(int64_t index, const std::vector<float*>& out) const override { source_->load(first_ + index, out); }
   std::string storage_descr(int v) const override { return source_->storage_descr(v); }
   std::string sample_origin(int64_t index, int v) const override {
     return source_->sample_origin(first_ + index, v);

@@ -53,18 +53,18 @@ struct Model::Impl {
   size_t input_index(const std::string& name) const {
     for (size_t i = 0; i < inputs.size(); ++i)
       if (inputs[i].name == name) return i;
-    NN_FAIL(nn::ErrorCode::kInvalid) << "executor " << single_quoted(runner->executor().name)
-                                     << " has no input " << single_quoted(name);
+    NN_FAIL(nn::ErrorCode::kInvalid) << "executor " << single_quoted(runner->executor().name) << " has no input "
+                                     << single_quoted(name);
   }
   size_t output_index(const std::string& name) const {
     for (size_t i = 0; i < outputs.size(); ++i)
       if (outputs[i].name == name) return i;
-    NN_FAIL(nn::ErrorCode::kInvalid) << "executor " << single_quoted(runner->executor().name)
-                                     << " has no output " << single_quoted(name);
+    NN_FAIL(nn::ErrorCode::kInvalid) << "executor " << single_quoted(runner->executor().name) << " has no output "
+                                     << single_quoted(name);
   }
   void check_index(size_t index, size_t count, const char* what) const {
-    NN_CHECK(index < count) << what << " index " << index << " is out of range (the executor has " << count
-                            << " " << what << "s)";
+    NN_CHECK(index < count) << what << " index " << index << " is out of range (the executor has " << count << " "
+                            << what << "s)";
   }
 };
 
@@ -80,13 +80,13 @@ Model::Model(const std::vector<std::string>& files, const ModelOptions& options)
     ro.init_missing = options.init_missing;
     ro.seed = options.seed;
     ro.context = select_context(options.context, m.model);
-    m.runner = nn::with_context(single_quoted(files.front()), [&] {
-      return std::make_unique<ExecutorRunner>(m.model, executor, ro);
-    });
+    m.runner = nn::with_context(single_quoted(files.front()),
+                                [&] { return std::make_unique<ExecutorRunner>(m.model, executor, ro); });
     for (size_t i = 0; i < m.runner->num_inputs(); ++i)
       m.inputs.push_back({m.runner->input_name(i), dims(m.runner->input_shape(i))});
     for (size_t i = 0; i < m.runner->num_outputs(); ++i)
-      m.outputs.push_back({m.runner->executor().output_variable[i].variable_name, dims(m.runner->output_shape(i))});
+      m.outputs.push_back(
+          {m.runner->executor().output_variable[i].variable_name, dims(m.runner->output_shape(i))});
     m.values.resize(m.outputs.size());
   });
 }
@@ -106,8 +106,8 @@ void Model::set_input(size_t index, const float* data, size_t count) {
     impl_->check_index(index, impl_->inputs.size(), "input");
     const Variable& v = impl_->inputs[index];
     NN_CHECK(int64_t(count) == v.size()) << "input " << single_quoted(v.name) << " of shape "
-                                         << nn::to_string(nn::Shape(v.shape.begin(), v.shape.end()))
-                                         << " needs " << v.size() << " values, but " << count << " were given";
+                                         << nn::to_string(nn::Shape(v.shape.begin(), v.shape.end())) << " needs "
+                                         << v.size() << " values, but " << count << " were given";
     NN_CHECK(data != nullptr || count == 0) << "input " << single_quoted(v.name) << ": no data";
     impl_->runner->set_input(index, data, count);
   });
@@ -137,9 +137,8 @@ void set_log_level(LogLevel level) { nn::set_log_level(nn::LogLevel(int(level)))
 
 void set_log_sink(std::function<void(LogLevel, const std::string&)> sink) {
   if (!sink) return nn::set_log_sink(nullptr);
-  nn::set_log_sink([sink = std::move(sink)](nn::LogLevel level, const std::string& text) {
-    sink(LogLevel(int(level)), text);
-  });
+  nn::set_log_sink(
+      [sink = std::move(sink)](nn::LogLevel level, const std::string& text) { sink(LogLevel(int(level)), text); });
 }
 
 std::string version() { return NNCLI_VERSION; }

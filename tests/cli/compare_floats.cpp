@@ -65,10 +65,9 @@ int main(int argc, char** argv) {
     }
   }
   if (bad) {
-    std::fprintf(
-        stderr,
-        "compare_floats: %zu of %zu values differ; first at %zu: %.9g vs golden %.9g (max |diff| %.3g)\n",
-        bad, a.size(), first, a[first], b[first], worst);
+    std::fprintf(stderr,
+                 "compare_floats: %zu of %zu values differ; first at %zu: %.9g vs golden %.9g (max |diff| %.3g)\n",
+                 bad, a.size(), first, a[first], b[first], worst);
     return 1;
   }
   std::fprintf(stderr, "compare_floats: %zu values match (max |diff| %.3g)\n", a.size(), worst);

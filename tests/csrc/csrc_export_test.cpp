@@ -42,8 +42,7 @@ std::string run_output(const std::string& command) {
 std::vector<float> expected_values(const ir::Model& model, const ir::Network& net, const std::string& name) {
   std::vector<float> x = model.find_parameter(name)->data;
   for (const auto& f : net.functions) {
-    const bool affine =
-        f.type == "Affine" || f.type == "BinaryConnectAffine" || f.type == "BinaryWeightAffine";
+    const bool affine = f.type == "Affine" || f.type == "BinaryConnectAffine" || f.type == "BinaryWeightAffine";
     if (!affine || f.inputs.size() < 2 || f.inputs[1] != name) continue;
     const int64_t rows = net.find_variable(name)->shape[0], cols = int64_t(x.size()) / rows;
     std::vector<float> t(x.size());
@@ -87,19 +86,19 @@ TEST_P(CsrcRealModel, CompilesAndHoldsExactWeights) {
   if (!have_gcc()) GTEST_SKIP() << "gcc not found";
   const ir::Model model = expand_model(load_model({source.string()}));
   const fs::path dir = fs::temp_directory_path() /
-                       ("nncli_csrc_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                        "_" + fs::path(GetParam()).parent_path().filename().string());
+                       ("nncli_csrc_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+                        fs::path(GetParam()).parent_path().filename().string());
   fs::remove_all(dir);
   fs::create_directories(dir);
   write_csrc(model, dir.string(), 1);
   const CsrcPlan plan = make_plan(model, 1);
   const std::string n = plan.name;
   for (const auto& f : {n + "_inference.c", n + "_example.c", n + "_parameters.c"})
-    EXPECT_EQ(std::system(("cd '" + dir.string() +
-                           "' && gcc -std=c99 -Wall -Werror -I'" NN_CSRC_RUNTIME_DECLS "' -c '" + f +
-                           "' -o /dev/null")
-                              .c_str()),
-              0)
+    EXPECT_EQ(
+        std::system(("cd '" + dir.string() + "' && gcc -std=c99 -Wall -Werror -I'" NN_CSRC_RUNTIME_DECLS "' -c '" +
+                     f + "' -o /dev/null")
+                        .c_str()),
+        0)
         << f;
   // A C program prints every value of every parameter array as a hex float (exact).
   {

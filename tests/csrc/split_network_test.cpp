@@ -26,8 +26,7 @@ ir::Model chain() {
                  {"b", "Parameter", {}, {3}, {}},  {"y", "Buffer", {}, {-1, 3}, {}},
                  {"z", "Buffer", {}, {-1, 3}, {}}, {"t", "Buffer", {}, {-1, 3}, {}},
                  {"s", "Buffer", {}, {-1, 3}, {}}};
-  auto fn = [](std::string name, std::string type, std::vector<std::string> in,
-               std::vector<std::string> out) {
+  auto fn = [](std::string name, std::string type, std::vector<std::string> in, std::vector<std::string> out) {
     ir::Function f;
     f.name = std::move(name);
     f.type = std::move(type);
@@ -72,10 +71,8 @@ TEST(SplitNetwork, RangesFromSpec) {
   r = parse_split_ranges("-2", 4);
   EXPECT_EQ(r[0].first, 0);
   EXPECT_EQ(r[0].last, 2);
-  EXPECT_NE(error_of([] { parse_split_ranges("1-9", 4); }).find("range must be in 0 to 3"),
-            std::string::npos);
-  EXPECT_NE(error_of([] { parse_split_ranges("3-1", 4); }).find("range must be in 0 to 3"),
-            std::string::npos);
+  EXPECT_NE(error_of([] { parse_split_ranges("1-9", 4); }).find("range must be in 0 to 3"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_split_ranges("3-1", 4); }).find("range must be in 0 to 3"), std::string::npos);
   EXPECT_NE(error_of([] { parse_split_ranges("2", 4); }).find("range must be \"x0-y0,x1-y1,...\""),
             std::string::npos);
   EXPECT_NE(error_of([] { parse_split_ranges("a-b", 4); }).find("x0-y0"), std::string::npos);
@@ -120,10 +117,9 @@ TEST(SplitNetwork, OutputNamesAndSummary) {
   std::vector<std::pair<std::string, ir::Model>> pieces;
   pieces.emplace_back("o_2_3.nnb", shrink_model(m, {2, 3}));
   pieces.emplace_back("o_0_0.nnb", shrink_model(m, {0, 0}));
-  EXPECT_EQ(
-      split_summary(pieces),
-      "o_0_0.nnb:\n  input:\n  - name: x\n    shape: (-1, 4)\n  output:\n  - name: y\n    shape: (-1, 3)\n"
-      "o_2_3.nnb:\n  input:\n  - name: z\n    shape: (-1, 3)\n  output:\n  - name: s\n    shape: (-1, 3)\n");
+  EXPECT_EQ(split_summary(pieces),
+            "o_0_0.nnb:\n  input:\n  - name: x\n    shape: (-1, 4)\n  output:\n  - name: y\n    shape: (-1, 3)\n"
+            "o_2_3.nnb:\n  input:\n  - name: z\n    shape: (-1, 3)\n  output:\n  - name: s\n    shape: (-1, 3)\n");
 }
 
 TEST(SplitNetwork, RealLenetWithoutPooling) {
@@ -143,8 +139,7 @@ TEST(SplitNetwork, RealLenetWithoutPooling) {
     for (const auto& f : piece.networks[0].functions) EXPECT_NE(f.type, "MaxPooling");
     EXPECT_FALSE(piece.executors[0].data_variable.empty());
     EXPECT_FALSE(piece.executors[0].output_variable.empty());
-    for (const auto& p : piece.parameters)
-      EXPECT_NE(piece.networks[0].find_variable(p.name), nullptr) << p.name;
+    for (const auto& p : piece.parameters) EXPECT_NE(piece.networks[0].find_variable(p.name), nullptr) << p.name;
   }
 }
 

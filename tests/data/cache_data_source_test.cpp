@@ -89,8 +89,7 @@ TEST(CacheDataSource, MissingDirectoryAndBadIndex) {
     ds::CacheDataSource::open("/nonexistent/x.cache");
     FAIL();
   } catch (const nn::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("'/nonexistent/x.cache': cache directory not found"),
-              std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("'/nonexistent/x.cache': cache directory not found"), std::string::npos);
   }
   const std::string dir = nn::test::scratch_dir("badcache");
   nn::test::write_text(dir + "/cache_info.csv", "x\n");
@@ -99,7 +98,6 @@ TEST(CacheDataSource, MissingDirectoryAndBadIndex) {
     ds::CacheDataSource::open(dir);
     FAIL();
   } catch (const nn::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cache_index.csv:1: bad count 'ten'"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("cache_index.csv:1: bad count 'ten'"), std::string::npos) << e.what();
   }
 }

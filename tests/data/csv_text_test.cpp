@@ -13,8 +13,8 @@
 namespace ds = nn::formats::datasets;
 
 TEST(CsvText, ParsesQuotesLineEndsAndBom) {
-  auto rows = ds::parse_csv(
-      "\xEF\xBB\xBFx:image,y\r\n\"a,b\",1\r\n\r\n\"say \"\"hi\"\"\",\"multi\nline\"\n3,", "t.csv");
+  auto rows =
+      ds::parse_csv("\xEF\xBB\xBFx:image,y\r\n\"a,b\",1\r\n\r\n\"say \"\"hi\"\"\",\"multi\nline\"\n3,", "t.csv");
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_EQ(rows[0].cells, (std::vector<std::string>{"x:image", "y"}));
   EXPECT_EQ(rows[0].line, 1);
@@ -129,7 +129,8 @@ std::string npy_error(const std::string& bytes) {
 // What infer and convert --verify read: float16 and uint64 data, big-endian data, version 3.0 headers.
 TEST(NpyRecord, ReadsHalfUint64AndBigEndian) {
   const std::string half("\x00\x3c\x00\xc0", 4);  // 1.0, -2.0
-  auto a = ds::read_npy_file(npy_bytes("{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }", half), "t.npy");
+  auto a =
+      ds::read_npy_file(npy_bytes("{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }", half), "t.npy");
   EXPECT_EQ(a.values, (std::vector<double>{1.0, -2.0}));
   const std::string u64("\x05\0\0\0\0\0\0\0", 8);
   a = ds::read_npy_file(npy_bytes("{'descr': '<u8', 'fortran_order': False, 'shape': (), }", u64, 3), "t.npy");

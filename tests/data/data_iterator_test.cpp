@@ -97,8 +97,7 @@ TEST(DataIterator, PrefetchLoadsAheadBoundedByQueueDepth) {
   {
     ds::DataIterator it(src, {.batch_size = 4, .prefetch = true, .queue_depth = 2});
     it.next();
-    for (int i = 0; i < 200 && src->loads < 12; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (int i = 0; i < 200 && src->loads < 12; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     EXPECT_EQ(src->loads.load(), 12);  // the batch taken plus two prepared, no more
   }                                    // destroyed while the worker waits for room
 }

@@ -90,8 +90,8 @@ TEST(DetectionLabels, TargetsClipAndSkip) {
   const std::vector<std::array<double, 2>> anchors = {{0.5, 0.5}};
   // Half outside on the right: clipped to [0.75, 1] x [0.25, 0.75], centre (0.875, 0.5) -> cell (1, 1).
   // Empty after clipping, or of zero width: skipped.
-  const auto t = ds::detection_targets(
-      {{3, 1.0, 0.5, 0.5, 0.5}, {4, 1.5, 0.5, 0.2, 0.2}, {5, 0.5, 0.5, 0.0, 0.3}}, anchors, 2, 2);
+  const auto t = ds::detection_targets({{3, 1.0, 0.5, 0.5, 0.5}, {4, 1.5, 0.5, 0.2, 0.2}, {5, 0.5, 0.5, 0.0, 0.3}},
+                                       anchors, 2, 2);
   EXPECT_EQ(t.label, (std::vector<int>{-1, -1, -1, 3}));
   const double* r = &t.region[3 * 4];
   EXPECT_NEAR(r[0], (0.875 - 0.75) * 2 + 0.5, 1e-12);

@@ -34,9 +34,8 @@ std::vector<float> golden_softmax() {
 std::vector<ds::CsvRecord> run_forward(const std::string& dataset, const std::string& extra,
                                        const std::string& out) {
   const std::string dir = nn::test::testdata("golden/training/digits_mlp_sgd");
-  std::string cmd = "cd '" + dir + "' && '" + kNncli +
-                    "' forward -c net.nntxt -p result_nbla/parameters.h5 -d " + dataset + " -o '" + out +
-                    "' " + extra + " > '" + out + ".log' 2>&1";
+  std::string cmd = "cd '" + dir + "' && '" + kNncli + "' forward -c net.nntxt -p result_nbla/parameters.h5 -d " +
+                    dataset + " -o '" + out + "' " + extra + " > '" + out + ".log' 2>&1";
   int rc = std::system(cmd.c_str());
   EXPECT_EQ(rc, 0) << cmd << "\n" << nn::test::read_text(out + ".log");
   return ds::read_csv_file(out + "/output_result.csv");
@@ -98,7 +97,8 @@ TEST(ForwardCli, CacheWithoutOriginalCsvNamesSamplesByIndex) {
   EXPECT_EQ(rows[100].cells[0], "99");
   const std::vector<float> golden = golden_softmax();
   for (int k = 0; k < 10; ++k)
-    EXPECT_NEAR(std::stod(rows[1].cells[size_t(k) + 1]), golden[size_t(k)], 1e-6 + 1e-4 * std::fabs(golden[size_t(k)]));
+    EXPECT_NEAR(std::stod(rows[1].cells[size_t(k) + 1]), golden[size_t(k)],
+                1e-6 + 1e-4 * std::fabs(golden[size_t(k)]));
 }
 
 // A cache directory whose name does not end in .cache (train's own caches, conv_dataset outputs) is read.
@@ -116,9 +116,8 @@ TEST(ForwardCli, BadDatasetFails) {
   const std::string out = nn::test::scratch_dir("fwd_bad");
   nn::test::write_text(out + "/bad.csv", "x:image,y:label\n./nope.csv,1\n");
   const std::string dir = nn::test::testdata("golden/training/digits_mlp_sgd");
-  std::string cmd = "cd '" + dir + "' && '" + kNncli +
-                    "' forward -c net.nntxt -p result_nbla/parameters.h5 -d '" + out + "/bad.csv' -o '" +
-                    out + "/o' > '" + out + "/log' 2>&1";
+  std::string cmd = "cd '" + dir + "' && '" + kNncli + "' forward -c net.nntxt -p result_nbla/parameters.h5 -d '" +
+                    out + "/bad.csv' -o '" + out + "/o' > '" + out + "/log' 2>&1";
   EXPECT_NE(std::system(cmd.c_str()), 0);
   std::string log = nn::test::read_text(out + "/log");
   EXPECT_NE(log.find("bad.csv:2: column 1 ('x:image')"), std::string::npos) << log;

@@ -52,8 +52,8 @@ TEST(ForwardResult, ColumnsFilesAndWrappedSamples) {
   std::string csv = nn::test::read_text(out + "/output_result.csv");
   auto rows = ds::parse_csv(csv, "out");
   ASSERT_EQ(rows.size(), 4u) << csv;
-  EXPECT_EQ(rows[0].cells, (std::vector<std::string>{"x:image", "y:label", "y'__0", "y'__1", "y'__2", "s",
-                                                     "m", "img", "g", "c__0", "c__1"}));
+  EXPECT_EQ(rows[0].cells, (std::vector<std::string>{"x:image", "y:label", "y'__0", "y'__1", "y'__2", "s", "m",
+                                                     "img", "g", "c__0", "c__1"}));
   EXPECT_EQ(rows[1].cells, (std::vector<std::string>{"./a.png", "1", "0.1", "0.25", "3.5e-05", "2.0",
                                                      "./2_0000/0.csv", "./3_0000/0.png", "./4_0000/0.png",
                                                      "./5_0000/0_0.png", "./5_0000/1_0.png"}));

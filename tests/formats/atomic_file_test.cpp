@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 
 size_t temp_files_in(const fs::path& dir) {
   size_t n = 0;
-  for (const auto& e : fs::directory_iterator(dir)) n += e.path().filename().string().find(".tmp.") != std::string::npos;
+  for (const auto& e : fs::directory_iterator(dir))
+    n += e.path().filename().string().find(".tmp.") != std::string::npos;
   return n;
 }
 

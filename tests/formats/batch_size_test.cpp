@@ -27,8 +27,7 @@ TEST(BatchSize, UsesNetworkBatchSizeOrOverride) {
 TEST(BatchSize, NoBatchSizeIsAnError) {
   ir::Model m = parse_nntxt(R"(network { name: "z" variable { name: "x" shape { dim: -1 } } })", "z.nntxt");
   std::string msg = test::error_of([&] { set_batch_size(m.networks[0]); });
-  EXPECT_NE(msg.find("network 'z': no batch size (batch_size is 0 and none was given)"), std::string::npos)
-      << msg;
+  EXPECT_NE(msg.find("network 'z': no batch size (batch_size is 0 and none was given)"), std::string::npos) << msg;
   EXPECT_EQ(set_batch_size(m.networks[0], 5).variables[0].shape, (Shape{5}));
 }
 

@@ -42,8 +42,7 @@ Dump parse_dump(const std::string& text) {
   static const std::regex kImport(R"(^Importing (.*)$)");
   static const std::regex kSection(R"(^\s*(Optimizer|Monitor|Executor)\s*\[(\d+)\]: (.*)$)");
   static const std::regex kFunction(R"(^\s+Function\[\s*(\d+)\s*\]: Type: (\S+)\s+Name: ?(.*)$)");
-  static const std::regex kPort(
-      R"(^\s+Function\[\s*(\d+)\s*\]:\s+(Input|Output)(\d+): Name: (.*) Shape: (.*)$)");
+  static const std::regex kPort(R"(^\s+Function\[\s*(\d+)\s*\]:\s+(Input|Output)(\d+): Name: (.*) Shape: (.*)$)");
   Dump dump;
   std::istringstream in(text);
   std::string line;
@@ -102,8 +101,7 @@ std::vector<std::string> golden_dumps() {
   std::vector<std::string> out;
   for (const auto& f : test::find_files(testdata_dir() / "golden", {"txt", "gz"})) {
     std::string base = std::filesystem::path(f).filename().string();
-    if ((base == "py_dump_FV.txt" || base == "py_dump_FV.txt.gz") &&
-        first_line(f).rfind("Importing ", 0) == 0)
+    if ((base == "py_dump_FV.txt" || base == "py_dump_FV.txt.gz") && first_line(f).rfind("Importing ", 0) == 0)
       out.push_back(f);
   }
   return out.empty() ? std::vector<std::string>{"<no golden dumps>"} : out;

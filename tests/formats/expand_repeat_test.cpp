@@ -99,8 +99,7 @@ TEST(ExpandRepeat, RecurrentDelayByHand) {
   EXPECT_EQ(names_of({n.functions[1], n.functions[2], n.functions[3], n.functions[4]}),
             (std::vector<std::string>{"Concatenate_RecurrentInput_0", "Affine_2_RecurrentInput_0",
                                       "Tanh_RecurrentInput_0", "Concatenate_RecurrentInput_1"}));
-  EXPECT_EQ(n.functions[1].inputs,
-            (std::vector<std::string>{"RecurrentInput_RecurrentInput_0", "Delay_Initial"}));
+  EXPECT_EQ(n.functions[1].inputs, (std::vector<std::string>{"RecurrentInput_RecurrentInput_0", "Delay_Initial"}));
   EXPECT_EQ(n.functions[4].inputs,
             (std::vector<std::string>{"RecurrentInput_RecurrentInput_1", "Tanh_RecurrentInput_0"}));
   EXPECT_EQ(n.functions[2].inputs[1], "Affine_2/affine/W");  // shared parameter
@@ -186,8 +185,7 @@ TEST(ExpandRepeat, EveryUpstreamLoopNetworkExpandsToAValidDag) {
         for (const auto& in : f.inputs) {
           EXPECT_TRUE(declared.count(in)) << f.name << " reads undeclared " << in;
           // Topological order: an input produced in the network is produced before it is read.
-          EXPECT_TRUE(!produced.count(in) || seen_outputs.count(in))
-              << f.name << " reads " << in << " too early";
+          EXPECT_TRUE(!produced.count(in) || seen_outputs.count(in)) << f.name << " reads " << in << " too early";
         }
         for (const auto& o : f.outputs) {
           EXPECT_TRUE(declared.count(o)) << f.name << " writes undeclared " << o;
@@ -244,8 +242,9 @@ TEST(ExpandRepeat, UnmarkedParametersInNestedLoopsAreSharedAcrossIterations) {
   std::string text = "network { name: \"n\"\n";
   const std::vector<std::string> ids = {"A", "B", "C"};
   for (const auto& id : ids) text += "  repeat_info { id: \"" + id + "\" times: 8 }\n";
-  text += "  variable { name: \"x\" type: \"Buffer\" shape { dim: -1 dim: 4 } }\n"
-          "  variable { name: \"out\" type: \"Buffer\" shape { dim: -1 dim: 4 } }\n";
+  text +=
+      "  variable { name: \"x\" type: \"Buffer\" shape { dim: -1 dim: 4 } }\n"
+      "  variable { name: \"out\" type: \"Buffer\" shape { dim: -1 dim: 4 } }\n";
   std::string in = "x", ids_attr;
   for (size_t d = 0; d < ids.size(); ++d) {
     ids_attr += " repeat_id: \"" + ids[d] + "\"";
@@ -253,7 +252,8 @@ TEST(ExpandRepeat, UnmarkedParametersInNestedLoopsAreSharedAcrossIterations) {
     text += "  variable { name: \"" + h + "\" type: \"Buffer\"" + ids_attr + " shape { dim: -1 dim: 4 } }\n";
     text += "  variable { name: \"" + y + "\" type: \"Buffer\"" + ids_attr + " shape { dim: -1 dim: 4 } }\n";
     text += "  function { name: \"start" + ids[d] + "\" type: \"RepeatStart\"" + ids_attr + " input: \"" + in +
-            "\" input: \"" + y + "\" output: \"" + h + "\" repeat_param { repeat_id: \"" + ids[d] + "\" times: 8 } }\n";
+            "\" input: \"" + y + "\" output: \"" + h + "\" repeat_param { repeat_id: \"" + ids[d] +
+            "\" times: 8 } }\n";
     in = h;
   }
   text += "  variable { name: \"conv/W\" type: \"Parameter\"" + ids_attr + " shape { dim: 4 dim: 4 } }\n";
@@ -300,8 +300,7 @@ TEST(ExpandRepeat, BadLoopControlIsAnError) {
       function { name: "d" type: "Delay" input: "x" output: "y" recurrent_param { repeat_id: "R" } } })",
                             "bad.nntxt");
   std::string msg = error_of([&] { expand_network(m.networks[0]); });
-  EXPECT_NE(msg.find("network 'n': function 'd' (Delay): needs 2 input(s) and 1 output(s)"),
-            std::string::npos)
+  EXPECT_NE(msg.find("network 'n': function 'd' (Delay): needs 2 input(s) and 1 output(s)"), std::string::npos)
       << msg;
 }
 

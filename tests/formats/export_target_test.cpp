@@ -79,9 +79,10 @@ TEST(ExportTarget, EveryUnsupportedFunctionInOneLine) {
   });
   EXPECT_EQ(calls, 2);
   EXPECT_EQ(all.code, ErrorCode::kUnsupported);
-  EXPECT_NE(all.what.find("network 'n': 2 function(s) cannot be converted to XYZ: function 'r' (ReLU): no rule for "
-                     "ReLU; function 't' (Tanh): no rule for Tanh"),
-            std::string::npos)
+  EXPECT_NE(
+      all.what.find("network 'n': 2 function(s) cannot be converted to XYZ: function 'r' (ReLU): no rule for "
+                    "ReLU; function 't' (Tanh): no rule for Tanh"),
+      std::string::npos)
       << all.what;
   convert_each_function(m.networks[0], "XYZ", [](const ir::Function&) {});  // all convert: no error
 }

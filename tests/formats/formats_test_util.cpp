@@ -18,8 +18,8 @@ namespace nn::formats::test {
 ScratchDir::ScratchDir() {
   static std::atomic<int> counter{0};
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = std::string("nn_formats_") + (info ? info->name() : "x") + "_" +
-                     std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  std::string name = std::string("nn_formats_") + (info ? info->name() : "x") + "_" + std::to_string(::getpid()) +
+                     "_" + std::to_string(counter++);
   for (auto& c : name)
     if (c == '/') c = '_';
   dir_ = std::filesystem::temp_directory_path() / name;

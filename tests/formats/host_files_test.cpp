@@ -37,8 +37,8 @@ void write_h5_with_external_storage(const std::string& path, const std::string& 
   h5::Handle space(H5Screate_simple(1, &n, nullptr));
   h5::Handle lcpl(H5Pcreate(H5P_LINK_CREATE));
   H5Pset_create_intermediate_group(lcpl.get(), 1);
-  h5::Handle dset(H5Dcreate2(file.get(), name.c_str(), H5T_IEEE_F32LE, space.get(), lcpl.get(), dcpl.get(),
-                             H5P_DEFAULT));
+  h5::Handle dset(
+      H5Dcreate2(file.get(), name.c_str(), H5T_IEEE_F32LE, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT));
   ASSERT_TRUE(dset.valid());
 }
 
@@ -102,7 +102,8 @@ TEST(HostFiles, ResolveInsideRefusesEscapes) {
   EXPECT_EQ(resolve_inside(base, "w.bin", "t"), dir.path("model/w.bin"));
   EXPECT_EQ(resolve_inside(base, "inner_link.bin", "t"), dir.path("model/inner_link.bin"));  // stays inside
   expect_contains(error_of([&] { resolve_inside(base, "/etc/passwd", "t"); }), "is an absolute path");
-  expect_contains(error_of([&] { resolve_inside(base, "../outside.bin", "t"); }), "leads out of the model's folder");
+  expect_contains(error_of([&] { resolve_inside(base, "../outside.bin", "t"); }),
+                  "leads out of the model's folder");
   expect_contains(error_of([&] { resolve_inside(base, "sub/../../outside.bin", "t"); }), "('..')");
   expect_contains(error_of([&] { resolve_inside(base, "link.bin", "t"); }), "symbolic link that leads out");
   expect_contains(error_of([&] { resolve_inside(base, "", "t"); }), "empty file name");
@@ -126,7 +127,8 @@ TEST(HostFiles, FileRangeChecksWithoutOverflow) {
   EXPECT_EQ(read_file_range(f, 2, 3, "t"), "234");
   EXPECT_EQ(read_file_range(f, 7, -1, "t"), "789");
   EXPECT_EQ(read_file_range(f, 10, 0, "t"), "");
-  expect_contains(error_of([&] { read_file_range(f, (uint64_t(1) << 63) - 8, 16, "t"); }), "lies outside the file");
+  expect_contains(error_of([&] { read_file_range(f, (uint64_t(1) << 63) - 8, 16, "t"); }),
+                  "lies outside the file");
   expect_contains(error_of([&] { read_file_range(f, 8, 3, "t"); }), "lies outside the file");
   expect_contains(error_of([&] { read_file_range(f, 11, -1, "t"); }), "lies outside the file");
 }

@@ -39,15 +39,13 @@ TEST(MalformedNnp, TruncatedArchive) {
   ScratchDir dir;
   std::string bytes = build_zip({{"network.nntxt", kNetwork + std::string(4000, '\n')}});
   write_file_atomic(dir.path("cut.nnp"), bytes.substr(0, bytes.size() - 30));
-  expect_contains(error_of([&] { load_model({dir.path("cut.nnp")}); }),
-                  {"cut.nnp'", "not a valid zip archive"});
+  expect_contains(error_of([&] { load_model({dir.path("cut.nnp")}); }), {"cut.nnp'", "not a valid zip archive"});
 }
 
 TEST(MalformedNnp, NotAZipAtAll) {
   ScratchDir dir;
   write_file_atomic(dir.path("text.nnp"), "network { }");
-  expect_contains(error_of([&] { load_model({dir.path("text.nnp")}); }),
-                  {"text.nnp'", "not a valid zip archive"});
+  expect_contains(error_of([&] { load_model({dir.path("text.nnp")}); }), {"text.nnp'", "not a valid zip archive"});
 }
 
 TEST(MalformedNnp, MemberPathsThatEscape) {
@@ -89,9 +87,8 @@ TEST(MalformedNnp, ParameterShapeDoesNotMatchData) {
   ScratchDir dir;
   write_zip(dir.path("m.nnp"),
             {{"network.nntxt", kNetwork}, {"parameter.protobuf", parameter_protobuf({2, 3}, 5)}});
-  expect_contains(
-      error_of([&] { load_model({dir.path("m.nnp")}); }),
-      {"m.nnp': 'parameter.protobuf': parameter 'w': shape (2, 3) needs 6 values but the file has 5"});
+  expect_contains(error_of([&] { load_model({dir.path("m.nnp")}); }),
+                  {"m.nnp': 'parameter.protobuf': parameter 'w': shape (2, 3) needs 6 values but the file has 5"});
   test::write_text_file(dir.path("p.nntxt"),
                         "parameter { variable_name: \"w\" shape { dim: 3 } data: 1 data: 2 }\n");
   expect_contains(error_of([&] { load_model({dir.path("p.nntxt")}); }),
@@ -116,9 +113,8 @@ TEST(MalformedNnp, AbsurdVariableDimInArchive) {
   write_zip(dir.path("m.nnp"),
             {{"network.nntxt",
               "network { name: \"n\" variable { name: \"x\" shape { dim: -1 dim: 1000000000000 } } }"}});
-  expect_contains(
-      error_of([&] { load_model({dir.path("m.nnp")}); }),
-      {"m.nnp': 'network.nntxt': network 'n': variable 'x': shape (-1, 1000000000000) is too large"});
+  expect_contains(error_of([&] { load_model({dir.path("m.nnp")}); }),
+                  {"m.nnp': 'network.nntxt': network 'n': variable 'x': shape (-1, 1000000000000) is too large"});
 }
 
 TEST(MalformedNnp, CorruptBinaryProtobuf) {
@@ -171,18 +167,21 @@ TEST(MalformedNnp, NetworkTextBombIsRefusedBeforeInflating) {
   ASSERT_GE(zip_file_add(archive, "network.nntxt", src, ZIP_FL_ENC_UTF_8), 0);
   ASSERT_EQ(zip_close(archive), 0);
   EXPECT_LT(std::filesystem::file_size(dir.path("bomb.nnp")), uint64_t(2) << 20);
-  expect_contains(error_of([&] { load_model({dir.path("bomb.nnp")}); }),
-                  {"bomb.nnp': member 'network.nntxt': declared size 314572800 bytes exceeds the limit of 268435456"});
+  expect_contains(
+      error_of([&] { load_model({dir.path("bomb.nnp")}); }),
+      {"bomb.nnp': member 'network.nntxt': declared size 314572800 bytes exceeds the limit of 268435456"});
 }
 
 // A parameter whose size contradicts the network is refused before its (compressed) data is inflated.
 TEST(MalformedNnp, ParameterContradictingTheNetworkIsRefusedBeforeReading) {
   ScratchDir dir;
-  const std::string net = "network {\n  name: \"n\"\n  variable { name: \"w\" type: \"Parameter\" shape { dim: 1 } }\n}\n";
+  const std::string net =
+      "network {\n  name: \"n\"\n  variable { name: \"w\" type: \"Parameter\" shape { dim: 1 } }\n}\n";
   std::string h5 = nnp::h5_parameters_image({{"w", {305}, std::vector<float>(305, 1.f), true}});
   write_zip(dir.path("m.nnp"), {{"network.nntxt", net}, {"parameter.h5", h5}});
-  expect_contains(error_of([&] { load_model({dir.path("m.nnp")}); }),
-                  {"m.nnp': 'parameter.h5': parameter 'w': shape (305,) contradicts network 'n', which declares 1 values"});
+  expect_contains(
+      error_of([&] { load_model({dir.path("m.nnp")}); }),
+      {"m.nnp': 'parameter.h5': parameter 'w': shape (305,) contradicts network 'n', which declares 1 values"});
   // The same contradiction from a protobuf parameter (data already in memory) is refused after merging.
   write_zip(dir.path("p.nnp"), {{"network.nntxt", net}, {"parameter.protobuf", parameter_protobuf({305}, 305)}});
   expect_contains(error_of([&] { load_model({dir.path("p.nnp")}); }),
@@ -200,15 +199,15 @@ TEST(MalformedNnp, VariableWithTwoProducersBlamesTheSecond) {
 }
 )";
   write_file_atomic(dir.path("two.nntxt"), net);
-  expect_contains(error_of([&] { load_model({dir.path("two.nntxt")}); }),
-                  {"network 'n': function 'second' (Tanh): output 'y' is already the output of function 'first' (ReLU)"});
+  expect_contains(
+      error_of([&] { load_model({dir.path("two.nntxt")}); }),
+      {"network 'n': function 'second' (Tanh): output 'y' is already the output of function 'first' (ReLU)"});
 }
 
 TEST(MalformedNnp, UnsupportedOrMissingFiles) {
   ScratchDir dir;
   write_file_atomic(dir.path("m.onnx"), "x");
-  expect_contains(error_of([&] { load_model({dir.path("m.onnx")}); }),
-                  {"m.onnx': ONNX files cannot be loaded"});
+  expect_contains(error_of([&] { load_model({dir.path("m.onnx")}); }), {"m.onnx': ONNX files cannot be loaded"});
   expect_contains(error_of([&] { load_model({dir.path("absent.nnp")}); }), {"absent.nnp': cannot open"});
   expect_contains(error_of([&] { load_model({dir.path("absent.xyz")}); }), {"absent.xyz': no such file"});
   expect_contains(error_of([&] { load_model({}); }), {"no model file given"});

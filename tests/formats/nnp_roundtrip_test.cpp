@@ -58,8 +58,8 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 INSTANTIATE_TEST_SUITE_P(Testdata, RoundTrip, ::testing::ValuesIn(model_files()), test_name);
 
 TEST(NnpWriter, MembersPerParameterPlacement) {
-  ir::Model m = parse_nntxt(
-      R"(network { name: "n" variable { name: "w" type: "Parameter" shape { dim: 2 } } })", "m.nntxt");
+  ir::Model m =
+      parse_nntxt(R"(network { name: "n" variable { name: "w" type: "Parameter" shape { dim: 2 } } })", "m.nntxt");
   m.parameters = {{"w", {2}, {1.5f, -2.f}, true}};
   ScratchDir dir;
   struct Expect {

@@ -91,8 +91,7 @@ TEST(NntxtReader, EmptyParameterMessageStillMarksHasParam) {
 
 TEST(NntxtReader, SyntaxErrorReportsFileLineAndColumn) {
   ScratchDir dir;
-  test::write_text_file(dir.path("bad.nntxt"),
-                        "network {\n  name: \"n\"\n  variable {\n    name \"x\"\n  }\n}\n");
+  test::write_text_file(dir.path("bad.nntxt"), "network {\n  name: \"n\"\n  variable {\n    name \"x\"\n  }\n}\n");
   std::string msg = error_of([&] { load_model({dir.path("bad.nntxt")}); });
   EXPECT_NE(msg.find("bad.nntxt':4:10: "), std::string::npos) << msg;
 }
@@ -108,8 +107,7 @@ TEST(NntxtReader, UnknownArgumentFieldIsNamedWithLineAndColumn) {
 }
 
 TEST(NntxtReader, UnknownFunctionTypeIsLeftToTheEngine) {
-  ir::Model m =
-      parse_nntxt(R"(network { name: "n" function { name: "f" type: "NoSuchFunction" } })", "u.nntxt");
+  ir::Model m = parse_nntxt(R"(network { name: "n" function { name: "f" type: "NoSuchFunction" } })", "u.nntxt");
   EXPECT_EQ(m.networks[0].functions[0].type, "NoSuchFunction");
 }
 
@@ -119,22 +117,19 @@ TEST(NntxtReader, ParameterMessageOfAnotherFunctionTypeIsAnError) {
         R"(network { name: "n" function { name: "f" type: "Convolution" affine_param { base_axis: 1 } } })",
         "m.nntxt");
   });
-  EXPECT_NE(
-      msg.find("network 'n': function 'f' (Convolution): has 'affine_param', which belongs to function type "
-               "Affine"),
-      std::string::npos)
+  EXPECT_NE(msg.find("network 'n': function 'f' (Convolution): has 'affine_param', which belongs to function type "
+                     "Affine"),
+            std::string::npos)
       << msg;
 }
 
 TEST(NntxtReader, BadVariableShapesAreErrors) {
   std::string huge = error_of([] {
-    parse_nntxt(R"(network { name: "n" variable { name: "v" shape { dim: 1 dim: 1000000000000 } } })",
-                "h.nntxt");
+    parse_nntxt(R"(network { name: "n" variable { name: "v" shape { dim: 1 dim: 1000000000000 } } })", "h.nntxt");
   });
   EXPECT_NE(huge.find("variable 'v': shape (1, 1000000000000) is too large"), std::string::npos) << huge;
-  std::string negative = error_of([] {
-    parse_nntxt(R"(network { name: "n" variable { name: "v" shape { dim: -1 dim: -3 } } })", "h.nntxt");
-  });
+  std::string negative = error_of(
+      [] { parse_nntxt(R"(network { name: "n" variable { name: "v" shape { dim: -1 dim: -3 } } })", "h.nntxt"); });
   EXPECT_NE(negative.find("variable 'v': negative dimension -3"), std::string::npos) << negative;
 }
 

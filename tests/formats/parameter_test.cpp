@@ -39,8 +39,7 @@ void expect_matches_manifest(const std::vector<ir::Parameter>& params, const std
     std::getline(ss, name, '\t');
     std::getline(ss, shape, '\t');
     std::getline(ss, file, '\t');
-    auto it =
-        std::find_if(params.begin(), params.end(), [&](const ir::Parameter& p) { return p.name == name; });
+    auto it = std::find_if(params.begin(), params.end(), [&](const ir::Parameter& p) { return p.name == name; });
     ASSERT_NE(it, params.end()) << name;
     std::string dims;  // "[64, 32]" -> "64, 32"
     for (size_t i = 0; i < it->shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(it->shape[i]);
@@ -126,8 +125,7 @@ TEST(ParameterH5, AnyNumericTypeBecomesFloat) {
   hsize_t dims[1] = {3};
   h5::Handle space(H5Screate_simple(1, dims, nullptr));
   const int32_t ints[3] = {1, -2, 3};
-  h5::Handle d1(
-      H5Dcreate2(file.get(), "ints", H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  h5::Handle d1(H5Dcreate2(file.get(), "ints", H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
   H5Dwrite(d1.get(), H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, ints);
   h5::write_int64_attribute(d1.get(), "index", 1);
   const double doubles[3] = {0.5, 1.5, 2.5};

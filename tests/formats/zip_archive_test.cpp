@@ -103,8 +103,7 @@ TEST(ZipArchive, ImplausibleDeclaredSizeIsRefusedBeforeAllocating) {
     ZipReader zip = ZipReader::open_memory(bytes, "bomb.nnp");
     zip.read("a.txt");
   });
-  EXPECT_NE(msg.find("'bomb.nnp': member 'a.txt': declared size 4026531840 is implausible"),
-            std::string::npos)
+  EXPECT_NE(msg.find("'bomb.nnp': member 'a.txt': declared size 4026531840 is implausible"), std::string::npos)
       << msg;
 }
 

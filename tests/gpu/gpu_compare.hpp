@@ -9,10 +9,10 @@
 
 namespace nn::gpu_test {
 
-#define NN_SKIP_WITHOUT_GPU()                                                                   \
-  do {                                                                                        \
-    if (::nn::cuda::device_count() == 0)                                                      \
-      GTEST_SKIP() << "no CUDA device (" << ::nn::cuda::device_problem() << ")";              \
+#define NN_SKIP_WITHOUT_GPU()                                                    \
+  do {                                                                           \
+    if (::nn::cuda::device_count() == 0)                                         \
+      GTEST_SKIP() << "no CUDA device (" << ::nn::cuda::device_problem() << ")"; \
   } while (0)
 
 using GpuCase = test::BackendCase;

@@ -20,81 +20,103 @@ GpuCase conv_case(const std::string& op, Attrs attrs, std::vector<Shape> shapes,
 TEST(GpuConvolution, Convolution2D) {
   NN_SKIP_WITHOUT_GPU();
   compare_both(conv_case("Convolution", {{"pad", Ints{1, 1}}}, {{2, 3, 6, 5}, {4, 3, 3, 3}, {4}}), 2e-2);
-  compare_both(conv_case("Convolution", {{"pad", Ints{1, 2}}, {"stride", Ints{2, 1}}}, {{2, 3, 7, 6}, {2, 3, 3, 2}}), 2e-2);
   compare_both(
-      conv_case("Convolution", {{"dilation", Ints{2, 2}}, {"pad", Ints{2, 1}}}, {{2, 2, 7, 7}, {3, 2, 3, 3}, {3}}), 2e-2);
+      conv_case("Convolution", {{"pad", Ints{1, 2}}, {"stride", Ints{2, 1}}}, {{2, 3, 7, 6}, {2, 3, 3, 2}}), 2e-2);
+  compare_both(
+      conv_case("Convolution", {{"dilation", Ints{2, 2}}, {"pad", Ints{2, 1}}}, {{2, 2, 7, 7}, {3, 2, 3, 3}, {3}}),
+      2e-2);
   compare_both(conv_case("Convolution", {}, {{3, 4, 5, 5}, {5, 4, 1, 1}, {5}}), 2e-2);  // 1x1 kernel
 }
 
 TEST(GpuConvolution, GroupedConvolution) {
   NN_SKIP_WITHOUT_GPU();
   compare_both(
-      conv_case("Convolution", {{"group", int64_t(3)}, {"pad", Ints{1, 1}}}, {{2, 6, 5, 5}, {6, 2, 3, 3}, {6}}), 2e-2);
+      conv_case("Convolution", {{"group", int64_t(3)}, {"pad", Ints{1, 1}}}, {{2, 6, 5, 5}, {6, 2, 3, 3}, {6}}),
+      2e-2);
   compare_both(conv_case("Convolution", {{"group", int64_t(2)}, {"stride", Ints{2, 2}}, {"dilation", Ints{1, 2}}},
-                         {{2, 4, 7, 8}, {6, 2, 3, 2}}), 2e-2);
+                         {{2, 4, 7, 8}, {6, 2, 3, 2}}),
+               2e-2);
 }
 
 TEST(GpuConvolution, Convolution1DAnd3D) {
   NN_SKIP_WITHOUT_GPU();
-  compare_both(conv_case("Convolution", {{"pad", Ints{1}}, {"stride", Ints{2}}}, {{2, 3, 9}, {4, 3, 3}, {4}}), 2e-2);
-  compare_both(conv_case("Convolution", {{"dilation", Ints{3}}, {"group", int64_t(2)}}, {{3, 4, 11}, {2, 2, 2}}), 2e-2);
+  compare_both(conv_case("Convolution", {{"pad", Ints{1}}, {"stride", Ints{2}}}, {{2, 3, 9}, {4, 3, 3}, {4}}),
+               2e-2);
+  compare_both(conv_case("Convolution", {{"dilation", Ints{3}}, {"group", int64_t(2)}}, {{3, 4, 11}, {2, 2, 2}}),
+               2e-2);
   compare_both(conv_case("Convolution", {{"pad", Ints{1, 0, 1}}}, {{2, 2, 5, 4, 4}, {3, 2, 3, 2, 3}, {3}}), 2e-2);
   compare_both(conv_case("Convolution", {{"stride", Ints{2, 1, 2}}, {"dilation", Ints{1, 2, 1}}},
-                         {{1, 2, 6, 6, 5}, {2, 2, 2, 2, 2}}), 2e-2);
+                         {{1, 2, 6, 6, 5}, {2, 2, 2, 2, 2}}),
+               2e-2);
 }
 
 TEST(GpuConvolution, ConvolutionBaseAxis) {
   NN_SKIP_WITHOUT_GPU();
-  compare_both(
-      conv_case("Convolution", {{"base_axis", int64_t(2)}, {"pad", Ints{1, 1}}}, {{2, 3, 4, 5, 5}, {2, 4, 3, 3}, {2}}), 2e-2);
+  compare_both(conv_case("Convolution", {{"base_axis", int64_t(2)}, {"pad", Ints{1, 1}}},
+                         {{2, 3, 4, 5, 5}, {2, 4, 3, 3}, {2}}),
+               2e-2);
   compare_both(conv_case("Convolution", {{"base_axis", int64_t(0)}}, {{3, 5, 6}, {2, 3, 2, 3}, {2}}), 2e-2);
 }
 
 TEST(GpuConvolution, DepthwiseConvolution) {
   NN_SKIP_WITHOUT_GPU();
-  compare_both(conv_case("DepthwiseConvolution",
-                         {{"multiplier", int64_t(2)}, {"pad", Ints{1, 1}}, {"stride", Ints{2, 2}}},
-                         {{2, 3, 6, 6}, {6, 3, 3}, {6}}), 2e-2);
+  compare_both(
+      conv_case("DepthwiseConvolution", {{"multiplier", int64_t(2)}, {"pad", Ints{1, 1}}, {"stride", Ints{2, 2}}},
+                {{2, 3, 6, 6}, {6, 3, 3}, {6}}),
+      2e-2);
   compare_both(conv_case("DepthwiseConvolution", {{"dilation", Ints{2}}}, {{2, 4, 8}, {4, 3}}), 2e-2);
   compare_both(conv_case("DepthwiseConvolution", {{"base_axis", int64_t(2)}, {"pad", Ints{1, 1}}},
-                         {{2, 2, 3, 5, 5}, {3, 3, 3}, {3}}), 2e-2);
+                         {{2, 2, 3, 5, 5}, {3, 3, 3}, {3}}),
+               2e-2);
 }
 
 TEST(GpuConvolution, Deconvolution) {
   NN_SKIP_WITHOUT_GPU();
   compare_both(conv_case("Deconvolution", {{"pad", Ints{1, 1}}}, {{2, 3, 4, 4}, {3, 2, 3, 3}, {2}}), 2e-2);
-  compare_both(conv_case("Deconvolution", {{"stride", Ints{2, 2}}, {"pad", Ints{1, 1}}, {"output_padding", Ints{1, 1}}},
-                         {{2, 3, 4, 5}, {3, 2, 3, 3}, {2}}), 2e-2);
-  compare_both(conv_case("Deconvolution", {{"group", int64_t(2)}, {"dilation", Ints{2, 1}}, {"stride", Ints{1, 2}}},
-                         {{2, 4, 4, 4}, {4, 3, 3, 2}, {6}}), 2e-2);
+  compare_both(
+      conv_case("Deconvolution", {{"stride", Ints{2, 2}}, {"pad", Ints{1, 1}}, {"output_padding", Ints{1, 1}}},
+                {{2, 3, 4, 5}, {3, 2, 3, 3}, {2}}),
+      2e-2);
+  compare_both(
+      conv_case("Deconvolution", {{"group", int64_t(2)}, {"dilation", Ints{2, 1}}, {"stride", Ints{1, 2}}},
+                {{2, 4, 4, 4}, {4, 3, 3, 2}, {6}}),
+      2e-2);
   compare_both(conv_case("Deconvolution", {{"stride", Ints{3}}}, {{2, 3, 5}, {3, 2, 4}}), 2e-2);
   compare_both(conv_case("Deconvolution", {{"stride", Ints{2, 1, 2}}, {"pad", Ints{0, 1, 0}}},
-                         {{1, 2, 3, 3, 2}, {2, 2, 2, 3, 2}, {2}}), 2e-2);
+                         {{1, 2, 3, 3, 2}, {2, 2, 2, 3, 2}, {2}}),
+               2e-2);
   compare_both(conv_case("Deconvolution", {{"base_axis", int64_t(2)}, {"stride", Ints{2, 2}}},
-                         {{2, 2, 3, 3, 3}, {3, 2, 2, 2}, {2}}), 2e-2);
+                         {{2, 2, 3, 3, 3}, {3, 2, 2, 2}, {2}}),
+               2e-2);
 }
 
 TEST(GpuConvolution, DepthwiseDeconvolution) {
   NN_SKIP_WITHOUT_GPU();
-  compare_both(conv_case("DepthwiseDeconvolution",
-                         {{"divisor", int64_t(2)}, {"stride", Ints{2, 2}}, {"pad", Ints{1, 1}}},
-                         {{2, 4, 5, 5}, {4, 3, 3}, {2}}), 2e-2);
+  compare_both(
+      conv_case("DepthwiseDeconvolution", {{"divisor", int64_t(2)}, {"stride", Ints{2, 2}}, {"pad", Ints{1, 1}}},
+                {{2, 4, 5, 5}, {4, 3, 3}, {2}}),
+      2e-2);
   compare_both(conv_case("DepthwiseDeconvolution", {{"dilation", Ints{2}}}, {{2, 3, 6}, {3, 3}}), 2e-2);
   compare_both(conv_case("DepthwiseDeconvolution", {{"divisor", int64_t(3)}, {"base_axis", int64_t(2)}},
-                         {{2, 2, 3, 4, 4}, {3, 2, 2}, {1}}), 2e-2);
+                         {{2, 2, 3, 4, 4}, {3, 2, 2}, {1}}),
+               2e-2);
 }
 
 TEST(GpuConvolution, BinaryConvolutions) {
   NN_SKIP_WITHOUT_GPU();
   // binary_weight and alpha are written by forward and receive no gradient.
   compare_both(conv_case("BinaryConnectConvolution", {{"pad", Ints{1, 1}}},
-                         {{2, 3, 5, 5}, {4, 3, 3, 3}, {4, 3, 3, 3}, {4}}, {true, true, false, true}), 2e-2);
+                         {{2, 3, 5, 5}, {4, 3, 3, 3}, {4, 3, 3, 3}, {4}}, {true, true, false, true}),
+               2e-2);
   compare_both(conv_case("BinaryConnectConvolution", {{"group", int64_t(2)}, {"stride", Ints{2}}},
-                         {{2, 4, 9}, {4, 2, 3}, {4, 2, 3}}, {true, true, false}), 2e-2);
+                         {{2, 4, 9}, {4, 2, 3}, {4, 2, 3}}, {true, true, false}),
+               2e-2);
   compare_both(conv_case("BinaryWeightConvolution", {{"pad", Ints{1, 1}}},
-                         {{2, 3, 5, 5}, {4, 3, 3, 3}, {4, 3, 3, 3}, {4}, {4}}, {true, true, false, false, true}), 2e-2);
+                         {{2, 3, 5, 5}, {4, 3, 3, 3}, {4, 3, 3, 3}, {4}, {4}}, {true, true, false, false, true}),
+               2e-2);
   compare_both(conv_case("BinaryWeightConvolution", {{"dilation", Ints{2, 1}}},
-                         {{2, 2, 6, 5}, {3, 2, 2, 2}, {3, 2, 2, 2}, {3}}, {true, true, false, false}), 2e-2);
+                         {{2, 2, 6, 5}, {3, 2, 2, 2}, {3, 2, 2, 2}, {3}}, {true, true, false, false}),
+               2e-2);
 }
 
 TEST(GpuConvolution, BinaryWeightsAreWrittenByForward) {
@@ -134,9 +156,9 @@ TEST(GpuConvolution, RefusedConfigurationsThrow) {
   };
   EXPECT_THROW(setup("Convolution", {{"channel_last", true}}, {1, 5, 5, 3}, {2, 3, 3, 3}), Error);
   // output_padding reaching the stride has no cuDNN equivalent.
-  EXPECT_THROW(
-      setup("Deconvolution", {{"dilation", Ints{2, 2}}, {"output_padding", Ints{1, 1}}}, {1, 1, 3, 3}, {1, 1, 3, 3}),
-      Error);
+  EXPECT_THROW(setup("Deconvolution", {{"dilation", Ints{2, 2}}, {"output_padding", Ints{1, 1}}}, {1, 1, 3, 3},
+                     {1, 1, 3, 3}),
+               Error);
 }
 
 }  // namespace

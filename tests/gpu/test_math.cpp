@@ -146,7 +146,8 @@ TEST(GpuMath, DropoutStatisticsAndMask) {
         }
         const double expected = r.dy[i] * (r.y[i] == 0.f ? 0.0 : scale);
         ASSERT_NEAR(r.dx[i], expected, tol * (1.0 + std::fabs(expected))) << "dx element " << i;
-        ASSERT_NEAR(r.dx_accum[i], 0.5 + expected, tol * (1.0 + std::fabs(expected))) << "dx (accum) element " << i;
+        ASSERT_NEAR(r.dx_accum[i], 0.5 + expected, tol * (1.0 + std::fabs(expected)))
+            << "dx (accum) element " << i;
       }
       // 6 standard deviations of the binomial fraction.
       EXPECT_NEAR(double(dropped) / double(n), p, 6.0 * std::sqrt(p * (1.0 - p) / double(n)));

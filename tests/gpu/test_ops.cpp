@@ -47,14 +47,21 @@ TEST(GpuOps, BinaryAffineLayers) {
   NN_SKIP_WITHOUT_GPU();
   // binary_weight and alpha are written by forward and receive no gradient; weight gets the applied one's.
   auto half = [](GpuCase c) { return as_half(c, 2e-2); };
-  compare_with_cpu(half({"BinaryConnectAffine", {}, {{4, 6}, {6, 3}, {6, 3}, {3}}, {}, {true, true, false, true}}));
-  compare_with_cpu(half({"BinaryConnectAffine", {{"base_axis", int64_t(2)}}, {{2, 3, 5}, {5, 2, 2}, {5, 2, 2}}, {},
+  compare_with_cpu(
+      half({"BinaryConnectAffine", {}, {{4, 6}, {6, 3}, {6, 3}, {3}}, {}, {true, true, false, true}}));
+  compare_with_cpu(half({"BinaryConnectAffine",
+                         {{"base_axis", int64_t(2)}},
+                         {{2, 3, 5}, {5, 2, 2}, {5, 2, 2}},
+                         {},
                          {true, true, false}}));
   compare_with_cpu(
       half({"BinaryWeightAffine", {}, {{4, 6}, {6, 3}, {6, 3}, {3}, {3}}, {}, {true, true, false, false, true}}));
   // A zero weight binarizes to quantize_zero_to, in float too.
-  const GpuCase zeros{"BinaryWeightAffine", {{"quantize_zero_to", 0.0}}, {{3, 2, 4}, {8, 5}, {8, 5}, {5}},
-                      {{}, std::vector<float>(40, 0.f)}, {true, true, false, false}};
+  const GpuCase zeros{"BinaryWeightAffine",
+                      {{"quantize_zero_to", 0.0}},
+                      {{3, 2, 4}, {8, 5}, {8, 5}, {5}},
+                      {{}, std::vector<float>(40, 0.f)},
+                      {true, true, false, false}};
   compare_with_cpu(zeros);
   compare_with_cpu(half(zeros));
 }

@@ -120,7 +120,7 @@ GpuCase batch_norm_case(const Shape& x, int64_t axis, bool batch_stat, bool no_s
   std::mt19937 rng(23);
   if (!no_bias) c.shapes.push_back(p), c.values.push_back({});
   if (!no_scale) c.shapes.push_back(p), c.values.push_back(random_values(shape_size(p), rng, 0.5f, 1.5f));
-  c.shapes.push_back(p), c.values.push_back({});                                           // running mean
+  c.shapes.push_back(p), c.values.push_back({});                                             // running mean
   c.shapes.push_back(p), c.values.push_back(random_values(shape_size(p), rng, 0.5f, 1.5f));  // running var
   c.rtol = 1e-3, c.atol = 5e-4;
   return c;

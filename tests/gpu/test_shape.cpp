@@ -57,7 +57,7 @@ TEST(GpuShape, Broadcast) {
   compare_both({"Broadcast", {{"shape", Ints{3, 4}}}, {{3, 1}}}, 1e-2);
   compare_both({"Broadcast", {{"shape", Ints{2, 3, 4}}}, {{2, 3, 4}}}, 1e-2);
   compare_both({"Broadcast", {{"shape", Ints{2, 1, 6}}}, {{1, 1, 1}}}, 1e-2);
-  compare_both({"Broadcast", {{"shape", Ints{2, 3}}}, {{}}}, 1e-2);  // a scalar input
+  compare_both({"Broadcast", {{"shape", Ints{2, 3}}}, {{}}}, 1e-2);        // a scalar input
   compare_both({"Broadcast", {{"shape", Ints{4, 300}}}, {{4, 1}}}, 1e-2);  // more repeats than threads
 }
 
@@ -148,8 +148,8 @@ TEST(GpuShape, RandomShift) {
   const Str modes[] = {"nearest", "reflect", "constant"};
   for (const Str& mode : modes) {
     SCOPED_TRACE(mode);
-    compare_with_cpu({"RandomShift", {{"seed", int64_t(7)}, {"shifts", Ints{2, 3}}, {"border_mode", mode}},
-                      {{5, 3, 6, 7}}});
+    compare_with_cpu(
+        {"RandomShift", {{"seed", int64_t(7)}, {"shifts", Ints{2, 3}}, {"border_mode", mode}}, {{5, 3, 6, 7}}});
   }
 }
 
@@ -159,7 +159,8 @@ TEST(GpuShape, HalfDataMovementAndSums) {
   compare_with_cpu(as_half({"Transpose", {{"axes", Ints{2, 0, 1}}}, {{3, 4, 5}}}, kExact));
   const Attrs slice{{"start", Ints{1, 0}}, {"stop", Ints{4, 5}}, {"step", Ints{2, 2}}};
   compare_with_cpu(as_half({"Slice", slice, {{3, 5, 6}}}, kExact));
-  compare_with_cpu(as_half({"Slice", {{"start", Ints{-1}}, {"stop", Ints{-6}}, {"step", Ints{-2}}}, {{3, 6}}}, kExact));
+  compare_with_cpu(
+      as_half({"Slice", {{"start", Ints{-1}}, {"stop", Ints{-6}}, {"step", Ints{-2}}}, {{3, 6}}}, kExact));
   compare_with_cpu(as_half({"Concatenate", {{"axis", int64_t(1)}}, {{2, 3, 4}, {2, 5, 4}, {2, 1, 4}}}, kExact));
   for (const char* op : {"Sum", "Mean"}) {
     SCOPED_TRACE(op);

@@ -90,7 +90,8 @@ void expect_near_all(const std::vector<std::vector<float>>& gpu, const std::vect
   for (size_t a = 0; a < cpu.size(); ++a) {
     ASSERT_EQ(gpu[a].size(), cpu[a].size()) << what << " " << a;
     for (size_t i = 0; i < cpu[a].size(); ++i)
-      ASSERT_NEAR(gpu[a][i], cpu[a][i], 1e-5 + 1e-4 * std::fabs(cpu[a][i])) << what << " " << a << " element " << i;
+      ASSERT_NEAR(gpu[a][i], cpu[a][i], 1e-5 + 1e-4 * std::fabs(cpu[a][i]))
+          << what << " " << a << " element " << i;
   }
 }
 
@@ -106,8 +107,8 @@ const std::vector<SolverCase>& solver_cases() {
       {"AdaBelief", {{"alpha", 0.01}}},
       {"AdaBelief", {{"alpha", 0.01}, {"amsgrad", true}, {"weight_decouple", true}, {"wd", 0.1}}},
       // rho_t ~ 1, 2, 3 (<= 4) in the three steps: only the rectified plain momentum steps run.
-      {"AdaBelief", {{"alpha", 0.01}, {"rectify", true}, {"weight_decouple", true}, {"fixed_decay", true},
-                     {"wd", 0.1}}},
+      {"AdaBelief",
+       {{"alpha", 0.01}, {"rectify", true}, {"weight_decouple", true}, {"fixed_decay", true}, {"wd", 0.1}}},
       {"RMSprop", {{"lr", 0.01}}},
       {"RMSpropGraves", {{"lr", 0.01}}},
       {"Adam", {{"alpha", 0.01}}},

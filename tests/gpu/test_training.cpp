@@ -74,7 +74,8 @@ void expect_params_near(const std::vector<std::vector<float>>& got, const std::v
   ASSERT_EQ(got.size(), want.size());
   for (size_t p = 0; p < want.size(); ++p)
     for (size_t i = 0; i < want[p].size(); ++i)
-      ASSERT_NEAR(got[p][i], want[p][i], tol * (1.0 + std::fabs(want[p][i]))) << "parameter " << p << "[" << i << "]";
+      ASSERT_NEAR(got[p][i], want[p][i], tol * (1.0 + std::fabs(want[p][i])))
+          << "parameter " << p << "[" << i << "]";
 }
 
 TEST(GpuTraining, FloatStepsMatchCpu) {

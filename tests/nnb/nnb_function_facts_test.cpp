@@ -1,4 +1,5 @@
-// Per-function NNB facts: argument codes from the schema, the id table's argcodes, c-runtime and transposed inputs.
+// Per-function NNB facts: argument codes from the schema, the id table's argcodes, c-runtime and transposed
+// inputs.
 #include <gtest/gtest.h>
 
 #include <fstream>

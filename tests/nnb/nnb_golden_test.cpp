@@ -33,8 +33,10 @@ std::string compare(const NnbNetwork& a, const NnbNetwork& b, bool* buffers_diff
     else if (!x.has_data() && x.data_index != y.data_index)
       buffers = true;
   }
-  if (buffers_differ) *buffers_differ = buffers;
-  else if (buffers) d << "buffers; ";
+  if (buffers_differ)
+    *buffers_differ = buffers;
+  else if (buffers)
+    d << "buffers; ";
   if (a.functions.size() != b.functions.size()) return d.str() + "function count";
   for (size_t k = 0; k < a.functions.size(); ++k) {
     const auto &f = a.functions[k], &g = b.functions[k];
@@ -84,19 +86,20 @@ TEST(NnbGolden, EveryUpstreamNnbMatchesOurExport) {
       matched += diff.empty() && !buffers_differ;
       // A BatchMatmul output gets a buffer of its own (nnabla-c-runtime accumulates into it): a deliberate
       // difference from upstream's plan, which lets it reuse a dirty buffer.
-      const bool has_batch_matmul = std::any_of(ours.functions.begin(), ours.functions.end(),
-                                                [](const NnbFunction& f) {
-                                                  const FunctionIdEntry* e = function_by_id(f.type);
-                                                  return e && e->type == "BatchMatmul";
-                                                });
+      const bool has_batch_matmul =
+          std::any_of(ours.functions.begin(), ours.functions.end(), [](const NnbFunction& f) {
+            const FunctionIdEntry* e = function_by_id(f.type);
+            return e && e->type == "BatchMatmul";
+          });
       (has_batch_matmul ? batch_matmul_buffers : buffer_plans_differ) += buffers_differ;
       // Our serialization decodes to the same network.
       EXPECT_EQ(compare(read_nnb(serialize_nnb(ours), "ours"), ours), "");
     }
   }
-  std::printf("NNB golden: %d exports identical to upstream, %d differ only in buffer sharing, %d in the "
-              "BatchMatmul output buffer\n",
-              matched, buffer_plans_differ, batch_matmul_buffers);
+  std::printf(
+      "NNB golden: %d exports identical to upstream, %d differ only in buffer sharing, %d in the "
+      "BatchMatmul output buffer\n",
+      matched, buffer_plans_differ, batch_matmul_buffers);
   EXPECT_LE(buffer_plans_differ, 8);  // the unrolled loop networks (recurrent, Elman, GRU, LSTM)
 }
 

@@ -24,8 +24,11 @@ nn::ir::Model tiny_model() {
   nn::ir::Network n;
   n.name = "net";
   n.batch_size = 1;
-  n.variables = {{"x", "Buffer", {}, {-1, 4}, {}}, {"W", "Parameter", {}, {4, 3}, {}},
-                 {"b", "Parameter", {}, {3}, {}}, {"y", "Buffer", {}, {-1, 3}, {}}, {"z", "Buffer", {}, {-1, 3}, {}}};
+  n.variables = {{"x", "Buffer", {}, {-1, 4}, {}},
+                 {"W", "Parameter", {}, {4, 3}, {}},
+                 {"b", "Parameter", {}, {3}, {}},
+                 {"y", "Buffer", {}, {-1, 3}, {}},
+                 {"z", "Buffer", {}, {-1, 3}, {}}};
   nn::ir::Function affine;
   affine.name = "fc";
   affine.type = "Affine";
@@ -97,8 +100,10 @@ TEST(NnbWriter, Fixed16ParametersDeriveTheirPointPosition) {
 TEST(NnbWriter, BatchMatmulOutputGetsABufferOfItsOwn) {
   nn::ir::Model m = tiny_model();
   nn::ir::Network& n = m.networks[0];
-  n.variables = {{"x", "Buffer", {}, {-1, 2, 3}, {}},  {"r1", "Buffer", {}, {-1, 2, 3}, {}},
-                 {"r2", "Buffer", {}, {-1, 2, 3}, {}}, {"y", "Buffer", {}, {-1, 2, 2}, {}},
+  n.variables = {{"x", "Buffer", {}, {-1, 2, 3}, {}},
+                 {"r1", "Buffer", {}, {-1, 2, 3}, {}},
+                 {"r2", "Buffer", {}, {-1, 2, 3}, {}},
+                 {"y", "Buffer", {}, {-1, 2, 2}, {}},
                  {"z", "Buffer", {}, {-1, 2, 2}, {}}};
   auto op = [](const char* name, const char* type, std::vector<std::string> in, std::string out) {
     nn::ir::Function f;
@@ -111,7 +116,8 @@ TEST(NnbWriter, BatchMatmulOutputGetsABufferOfItsOwn) {
   nn::ir::Function bmm = op("bmm", "BatchMatmul", {"r2", "r2"}, "y");
   bmm.attrs.set("transpose_a", false);
   bmm.attrs.set("transpose_b", true);
-  n.functions = {op("relu1", "ReLU", {"x"}, "r1"), op("relu2", "ReLU", {"r1"}, "r2"), bmm, op("relu3", "ReLU", {"y"}, "z")};
+  n.functions = {op("relu1", "ReLU", {"x"}, "r1"), op("relu2", "ReLU", {"r1"}, "r2"), bmm,
+                 op("relu3", "ReLU", {"y"}, "z")};
   m.parameters.clear();
   m.executors[0].output_variable = {{"z", "", "z"}};
   const NnbNetwork nnb = build_nnb(m, NnbExportOptions{});
@@ -190,8 +196,9 @@ TEST(NnbSettings, ParsesTypesAndImplements) {
 
 TEST(NnbSettings, TemplateListsFunctionsThenVariables) {
   const std::string t = settings_template(tiny_model().networks[0], "FLOAT32");
-  EXPECT_EQ(t, "functions:\n  fc:\n    implement: 0\n  relu:\n    implement: 0\nvariables:\n  x: FLOAT32\n"
-               "  W: FLOAT32\n  b: FLOAT32\n  y: FLOAT32\n  z: FLOAT32\n");
+  EXPECT_EQ(t,
+            "functions:\n  fc:\n    implement: 0\n  relu:\n    implement: 0\nvariables:\n  x: FLOAT32\n"
+            "  W: FLOAT32\n  b: FLOAT32\n  y: FLOAT32\n  z: FLOAT32\n");
 }
 
 }  // namespace nn::formats::nnb::test

@@ -31,8 +31,10 @@ struct Graph {
     t->set_elem_type(::onnx::TensorProto::FLOAT);
     for (int64_t d : dims) {
       auto* dim = t->mutable_shape()->add_dim();
-      if (d < 0) dim->set_dim_param("batch");
-      else dim->set_dim_value(d);
+      if (d < 0)
+        dim->set_dim_param("batch");
+      else
+        dim->set_dim_value(d);
     }
   }
   void output(const std::string& name) { g->add_output()->set_name(name); }
@@ -99,13 +101,15 @@ LstmRef lstm_reference(const std::vector<float>& x, const std::vector<float>& w,
   for (int64_t d = 0; d < D; ++d)
     for (int64_t n = 0; n < B; ++n) {
       std::vector<double> h(static_cast<size_t>(H)), c(static_cast<size_t>(H));
-      for (int64_t j = 0; j < H; ++j) h[size_t(j)] = h0[size_t((n * D + d) * H + j)], c[size_t(j)] = c0[size_t((n * D + d) * H + j)];
+      for (int64_t j = 0; j < H; ++j)
+        h[size_t(j)] = h0[size_t((n * D + d) * H + j)], c[size_t(j)] = c0[size_t((n * D + d) * H + j)];
       for (int64_t s = 0; s < T; ++s) {
         const int64_t t = d == 0 ? s : T - 1 - s;
         std::vector<double> gate(size_t(4 * H));
         for (int64_t k = 0; k < 4 * H; ++k) {
           double acc = b[size_t(d * 8 * H + k)] + b[size_t(d * 8 * H + 4 * H + k)];
-          for (int64_t i = 0; i < I; ++i) acc += x[size_t((n * T + t) * I + i)] * w[size_t((d * 4 * H + k) * I + i)];
+          for (int64_t i = 0; i < I; ++i)
+            acc += x[size_t((n * T + t) * I + i)] * w[size_t((d * 4 * H + k) * I + i)];
           for (int64_t i = 0; i < H; ++i) acc += h[size_t(i)] * r[size_t((d * 4 * H + k) * H + i)];
           gate[size_t(k)] = acc;
         }
@@ -135,7 +139,8 @@ TEST(OnnxImportOps, LstmBatchFirstBidirectional) {
   const int64_t B = 2, T = 3, I = 4, H = 3, D = 2;
   Graph m(14);
   m.input("X", {B, T, I});
-  const auto w = values(size_t(D * 4 * H * I), 1), r = values(size_t(D * 4 * H * H), 2), b = values(size_t(D * 8 * H), 3);
+  const auto w = values(size_t(D * 4 * H * I), 1), r = values(size_t(D * 4 * H * H), 2),
+             b = values(size_t(D * 8 * H), 3);
   const auto h0 = values(size_t(B * D * H), 4), c0 = values(size_t(B * D * H), 5);
   m.init("W", {D, 4 * H, I}, w);
   m.init("R", {D, 4 * H, H}, r);
@@ -175,9 +180,9 @@ TEST(OnnxImportOps, LstmReverseNoStates) {
   std::vector<float> w2(w), r2(r);
   w2.insert(w2.begin(), w.begin(), w.end());
   r2.insert(r2.begin(), r.begin(), r.end());
-  const LstmRef ref = lstm_reference(x, w2, r2, std::vector<float>(size_t(16 * H), 0.0f),
-                                     std::vector<float>(size_t(2 * H), 0.0f), std::vector<float>(size_t(2 * H), 0.0f), B,
-                                     T, I, H, 2);
+  const LstmRef ref =
+      lstm_reference(x, w2, r2, std::vector<float>(size_t(16 * H), 0.0f), std::vector<float>(size_t(2 * H), 0.0f),
+                     std::vector<float>(size_t(2 * H), 0.0f), B, T, I, H, 2);
   std::vector<double> want;
   for (int64_t t = 0; t < T; ++t)
     for (int64_t j = 0; j < H; ++j) want.push_back(ref.y[size_t((t * 2 + 1) * H + j)]);
@@ -209,7 +214,8 @@ TEST(OnnxImportOps, RecurrentRefusalsNameTheReason) {
     return std::string("imported");
   };
   EXPECT_EQ(refused("GRU", 0, {}), "imported");  // unrolled over time
-  EXPECT_NE(refused("LSTM", 0, {3, 2}).find("sequence_lens 2 shorter than the sequence length 3"), std::string::npos);
+  EXPECT_NE(refused("LSTM", 0, {3, 2}).find("sequence_lens 2 shorter than the sequence length 3"),
+            std::string::npos);
   EXPECT_EQ(refused("GRU", 1, {3, 3}), "imported");
 }
 
@@ -223,7 +229,9 @@ TEST(OnnxImportOps, GatherElementsRankMismatchIsOneLine) {
     formats::onnx::import_model_proto(m.model, ".");
     FAIL() << "imported";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("node 'GatherElements1' (GatherElements): indices (2,) and data (2, 3) must have the same rank"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find(
+                  "node 'GatherElements1' (GatherElements): indices (2,) and data (2, 3) must have the same rank"),
+              std::string::npos)
         << e.what();
   }
 }

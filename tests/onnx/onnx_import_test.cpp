@@ -101,13 +101,12 @@ std::vector<std::string> reference_models() {
   return names;
 }
 
-INSTANTIATE_TEST_SUITE_P(Onnx, ConversionReference, ::testing::ValuesIn(reference_models()),
-                         [](const auto& info) {
-                           std::string n = info.param;
-                           for (auto& c : n)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Onnx, ConversionReference, ::testing::ValuesIn(reference_models()), [](const auto& info) {
+  std::string n = info.param;
+  for (auto& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+});
 
 // The "light" SqueezeNet has constant 0.02 weights: every class logit is the same number (about 1.2e10), so
 // nbla's output is exactly 1/1000 per class. Our GEMM (OpenBLAS) rounds the 8-row tail blocks of the
@@ -162,7 +161,8 @@ TEST(OnnxImportErrors, MalformedProtobuf) {
 TEST(OnnxImportErrors, HugeConstantIsRefused) {
   ErrorCode code{};
   const std::string msg = error_of(
-      [&] { formats::onnx::import_model(std::string(NN_ONNX_FUZZ_CASES) + "/constant_of_shape_huge.onnx"); }, &code);
+      [&] { formats::onnx::import_model(std::string(NN_ONNX_FUZZ_CASES) + "/constant_of_shape_huge.onnx"); },
+      &code);
   EXPECT_NE(msg.find("elements"), std::string::npos) << msg;
   EXPECT_NE(msg.find("constant '"), std::string::npos) << msg;
   EXPECT_EQ(code, ErrorCode::kInvalid);
@@ -193,8 +193,9 @@ TEST(OnnxImportErrors, UnknownOperatorsAllListedWithDomainAndOpset) {
   ErrorCode code{};
   const std::string msg = error_of([&] { formats::onnx::import_model(path); }, &code);
   EXPECT_EQ(code, ErrorCode::kUnsupported);
-  EXPECT_NE(msg.find("op_type 'FancyOp' (domain 'ai.onnx', opset 13) is currently not supported for NNP conversion"),
-            std::string::npos)
+  EXPECT_NE(
+      msg.find("op_type 'FancyOp' (domain 'ai.onnx', opset 13) is currently not supported for NNP conversion"),
+      std::string::npos)
       << msg;
   EXPECT_NE(msg.find("'Custom' (domain 'com.example', opset 13)"), std::string::npos) << msg;
   EXPECT_EQ(msg.find('\n'), std::string::npos);
@@ -210,7 +211,8 @@ TEST(OnnxImportErrors, OpsetOutOfRange) {
 }
 
 TEST(OnnxImport, TinyModelStructure) {
-  const std::string path = write_temp("tiny.onnx", tiny_model(13, {{"Relu", ""}, {"Sigmoid", ""}}).SerializeAsString());
+  const std::string path =
+      write_temp("tiny.onnx", tiny_model(13, {{"Relu", ""}, {"Sigmoid", ""}}).SerializeAsString());
   ir::Model m = formats::onnx::import_model(path);
   ASSERT_EQ(m.networks.size(), 1u);
   EXPECT_EQ(m.networks[0].name, "tiny");

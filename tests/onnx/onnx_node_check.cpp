@@ -24,15 +24,39 @@ enum class Outcome { kPass, kFail, kSkip };
 // Inputs that real exporters write as initializers or Constant nodes (shapes, axes, pads, scales, bounds):
 // the node tests feed them as graph inputs, so they are turned into initializers from test_data_set_0.
 bool attribute_like_input(const std::string& op, int index) {
-  static const std::map<std::string, std::vector<int>> kTable = {
-      {"Reshape", {1}}, {"Unsqueeze", {1}}, {"Squeeze", {1}}, {"Slice", {1, 2, 3, 4}}, {"Split", {1}},
-      {"Pad", {1, 2}}, {"Tile", {1}}, {"Expand", {1}}, {"Clip", {1, 2}}, {"TopK", {1}},
-      {"Resize", {1, 2, 3}}, {"Upsample", {1}}, {"ConstantOfShape", {0}}, {"Range", {0, 1, 2}},
-      {"OneHot", {1, 2}}, {"CumSum", {1}}, {"Trilu", {1}}, {"Dropout", {1, 2}},
-      {"NonMaxSuppression", {2, 3, 4}}, {"BlackmanWindow", {0}}, {"HannWindow", {0}}, {"HammingWindow", {0}},
-      {"CenterCropPad", {1}}, {"ReduceSum", {1}}, {"ReduceMean", {1}}, {"ReduceMax", {1}}, {"ReduceMin", {1}},
-      {"ReduceProd", {1}}, {"ReduceL1", {1}}, {"ReduceL2", {1}}, {"ReduceLogSum", {1}},
-      {"ReduceLogSumExp", {1}}, {"ReduceSumSquare", {1}}};
+  static const std::map<std::string, std::vector<int>> kTable = {{"Reshape", {1}},
+                                                                 {"Unsqueeze", {1}},
+                                                                 {"Squeeze", {1}},
+                                                                 {"Slice", {1, 2, 3, 4}},
+                                                                 {"Split", {1}},
+                                                                 {"Pad", {1, 2}},
+                                                                 {"Tile", {1}},
+                                                                 {"Expand", {1}},
+                                                                 {"Clip", {1, 2}},
+                                                                 {"TopK", {1}},
+                                                                 {"Resize", {1, 2, 3}},
+                                                                 {"Upsample", {1}},
+                                                                 {"ConstantOfShape", {0}},
+                                                                 {"Range", {0, 1, 2}},
+                                                                 {"OneHot", {1, 2}},
+                                                                 {"CumSum", {1}},
+                                                                 {"Trilu", {1}},
+                                                                 {"Dropout", {1, 2}},
+                                                                 {"NonMaxSuppression", {2, 3, 4}},
+                                                                 {"BlackmanWindow", {0}},
+                                                                 {"HannWindow", {0}},
+                                                                 {"HammingWindow", {0}},
+                                                                 {"CenterCropPad", {1}},
+                                                                 {"ReduceSum", {1}},
+                                                                 {"ReduceMean", {1}},
+                                                                 {"ReduceMax", {1}},
+                                                                 {"ReduceMin", {1}},
+                                                                 {"ReduceProd", {1}},
+                                                                 {"ReduceL1", {1}},
+                                                                 {"ReduceL2", {1}},
+                                                                 {"ReduceLogSum", {1}},
+                                                                 {"ReduceLogSumExp", {1}},
+                                                                 {"ReduceSumSquare", {1}}};
   auto it = kTable.find(op);
   return it != kTable.end() && std::find(it->second.begin(), it->second.end(), index) != it->second.end();
 }
@@ -125,7 +149,8 @@ Outcome check_dir(const fs::path& dir, std::string* op, std::string* why) {
   }
 }
 
-// The reason of a skip without the node/tensor names that differ between tests ("node 'y' (Cast): ..." -> "Cast: ...").
+// The reason of a skip without the node/tensor names that differ between tests ("node 'y' (Cast): ..." -> "Cast:
+// ...").
 std::string skip_reason(const std::string& why) {
   std::string r = std::regex_replace(why, std::regex("node '[^']*' \\(([A-Za-z]+)\\): "), "$1: ");
   r = std::regex_replace(r, std::regex("tensor '[^']*'"), "tensor X");
@@ -138,7 +163,11 @@ int report(const fs::path& root, const std::string& out_path) {
   for (const auto& entry : fs::directory_iterator(root))
     if (fs::exists(entry.path() / "model.onnx")) dirs.push_back(entry.path());
   std::sort(dirs.begin(), dirs.end());
-  struct Counts { int pass = 0, fail = 0, skip = 0; std::vector<std::string> failed; std::map<std::string, int> why_skipped; };
+  struct Counts {
+    int pass = 0, fail = 0, skip = 0;
+    std::vector<std::string> failed;
+    std::map<std::string, int> why_skipped;
+  };
   std::map<std::string, Counts> by_op;
   int pass = 0, fail = 0, skip = 0;
   for (const auto& d : dirs) {

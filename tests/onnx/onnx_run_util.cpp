@@ -27,8 +27,8 @@ std::vector<Array> run_model(const ir::Model& model, const std::vector<Array>& i
     auto it = built.variables.find(exec.data_variable[i].variable_name);
     if (it == built.variables.end()) continue;  // an input no function reads
     VariablePtr v = it->second;
-    NN_CHECK(v->size() == int64_t(inputs[i].values.size()))
-        << "input " << i << " has " << inputs[i].values.size() << " values, the variable " << to_string(v->shape());
+    NN_CHECK(v->size() == int64_t(inputs[i].values.size())) << "input " << i << " has " << inputs[i].values.size()
+                                                            << " values, the variable " << to_string(v->shape());
     std::copy(inputs[i].values.begin(), inputs[i].values.end(), v->data()->cast<float>(true));
   }
   std::vector<VariablePtr> outs;

@@ -49,7 +49,7 @@ TEST(OpCoverage, EveryOpHasSchemaKernelAndTest) {
 
 TEST(OpCoverage, SnakeNamesComeFromOpsDef) {
   auto& reg = nn::OpRegistry::instance();
-#define NN_OP(Type, snake)                       \
+#define NN_OP(Type, snake)                      \
   ASSERT_NE(reg.find(#Type), nullptr) << #Type; \
   EXPECT_EQ(reg.find(#Type)->snake_name, #snake);
 #include "nn/ops/ops.def"
@@ -70,7 +70,8 @@ TEST(OpCoverage, EveryOpConstructsFromItsSchemaDefaults) {
       if (a.type == nn::AttrType::kFloat || a.type == nn::AttrType::kDouble) attrs.set(a.name, 1.0);
       if (a.type == nn::AttrType::kBool) attrs.set(a.name, false);
       if (a.type == nn::AttrType::kString) attrs.set(a.name, std::string());
-      if (a.type == nn::AttrType::kShape || a.type == nn::AttrType::kInts) attrs.set(a.name, std::vector<int64_t>{1});
+      if (a.type == nn::AttrType::kShape || a.type == nn::AttrType::kInts)
+        attrs.set(a.name, std::vector<int64_t>{1});
       if (a.type == nn::AttrType::kFloats) attrs.set(a.name, std::vector<double>{1.0});
     }
     try {
@@ -95,8 +96,8 @@ TEST(OpCoverage, EveryCatalogFunctionIsRegistered) {
       EXPECT_EQ(reg.find(e.type), nullptr) << e.type << " is registered now: remove it from kNotYetImplemented";
       continue;
     }
-    EXPECT_TRUE(in_ops_def.count(e.type)) << "catalog function " << e.type << " (" << e.field_number
-                                          << ") is missing from ops.def";
+    EXPECT_TRUE(in_ops_def.count(e.type))
+        << "catalog function " << e.type << " (" << e.field_number << ") is missing from ops.def";
     EXPECT_NE(reg.find(e.type), nullptr) << "catalog function " << e.type << " has no schema";
   }
 }

@@ -89,8 +89,9 @@ TEST(RuntimeApi, LenetMatchesUpstream) {
 TEST(RuntimeApi, ErrorsCarryTheCliMessageAndStatus) {
   int code = 0;
   const std::string truncated = std::string(NNCLI_CLI_DATA) + "/truncated.nnp";
-  EXPECT_EQ(error_of([&] { nncli::Model m(truncated); }, &code).rfind("'" + truncated + "': not a valid zip archive", 0),
-            0u);
+  EXPECT_EQ(
+      error_of([&] { nncli::Model m(truncated); }, &code).rfind("'" + truncated + "': not a valid zip archive", 0),
+      0u);
   EXPECT_EQ(code, 1);
   EXPECT_NE(error_of([&] { nncli::Model m(kMlp + "mlp.nntxt"); }).find("network 'mlp': parameters"),
             std::string::npos);

@@ -36,8 +36,7 @@ inline const Vec& x0() {
   return v;
 }
 inline const std::vector<Vec>& step_grads() {
-  static const std::vector<Vec> g = {{0.1, -0.3, 0.25, 0.05, -0.2, 0.4},
-                                     {-0.15, 0.2, 0.3, 0.1, -0.05, -0.35}};
+  static const std::vector<Vec> g = {{0.1, -0.3, 0.25, 0.05, -0.2, 0.4}, {-0.15, 0.2, 0.3, 0.1, -0.05, -0.35}};
   return g;
 }
 

@@ -57,8 +57,7 @@ TEST(SolverUpdate, AMSGRAD) {
     Vec m(x0().size(), 0.0), v(x0().size(), 0.0), v_hat(x0().size(), 0.0);
     check_two_steps("AMSGRAD", {{"alpha", alpha}, {"beta2", beta2}, {"bias_correction", bias_correction}},
                     [&](Vec& x, const Vec& g, int t) {
-                      const double alpha_t =
-                          alpha * (bias_correction ? adam_correction(beta1, beta2, t) : 1.0);
+                      const double alpha_t = alpha * (bias_correction ? adam_correction(beta1, beta2, t) : 1.0);
                       for (size_t i = 0; i < x.size(); ++i) {
                         m[i] = beta1 * m[i] + (1 - beta1) * g[i];
                         v[i] = beta2 * v[i] + (1 - beta2) * g[i] * g[i];

@@ -122,9 +122,8 @@ TEST(Initializer, SameSeedSameValues) {
 
 TEST(Initializer, MatchesNumpyLegacyRandomState) {
   // numpy.random.RandomState(0): randn(3) and uniform(-1, 1, 2).
-  EXPECT_EQ(
-      init("Normal", 1.0, {3}, 0),
-      (std::vector<float>{float(1.764052345967664), float(0.4001572083672233), float(0.9787379841057392)}));
+  EXPECT_EQ(init("Normal", 1.0, {3}, 0),
+            (std::vector<float>{float(1.764052345967664), float(0.4001572083672233), float(0.9787379841057392)}));
   EXPECT_EQ(init("Uniform", 1.0, {2}, 0),
             (std::vector<float>{float(-1 + 2 * 0.5488135039273248), float(-1 + 2 * 0.7151893663724195)}));
 }

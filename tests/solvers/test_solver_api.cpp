@@ -46,21 +46,11 @@ TEST(SolverFactory, DefaultsAreNnablaApiDefaults) {
       {"Adam", {{"alpha", 1e-3}, {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}}},
       {"AdamW", {{"alpha", 1e-3}, {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}, {"wd", 1e-4}}},
       {"AdaBound",
-       {{"alpha", 1e-3},
-        {"beta1", 0.9},
-        {"beta2", 0.999},
-        {"eps", 1e-8},
-        {"final_lr", 0.1},
-        {"gamma", 1e-3}}},
+       {{"alpha", 1e-3}, {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}, {"final_lr", 0.1}, {"gamma", 1e-3}}},
       {"Adamax", {{"alpha", 2e-3}, {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}}},
       {"AMSGRAD", {{"alpha", 1e-3}, {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}}},
       {"AMSBound",
-       {{"alpha", 1e-3},
-        {"beta1", 0.9},
-        {"beta2", 0.999},
-        {"eps", 1e-8},
-        {"final_lr", 0.1},
-        {"gamma", 1e-3}}},
+       {{"alpha", 1e-3}, {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}, {"final_lr", 0.1}, {"gamma", 1e-3}}},
       {"Lamb",
        {{"eta", 1e-3}, {"beta1", 0.9}, {"beta2", 0.999}, {"gamma_l", 0.0}, {"gamma_u", 10.0}, {"eps", 1e-6}}},
       {"Lion", {{"lr", 1e-4}, {"beta1", 0.9}, {"beta2", 0.99}}},
@@ -255,8 +245,8 @@ TEST(SolverUpdate, LargeParameterMatchesSmall) {
     const Vec small_x = run_solver(*small, x0(), step_grads()).back();
     const Vec got = run_solver(*big, big_x, {big_g1, big_g2}).back();
     for (size_t r = 0; r < repeats; r += 997) {
-      expect_close(Vec(got.begin() + long(r * x0().size()), got.begin() + long((r + 1) * x0().size())),
-                   small_x, type);
+      expect_close(Vec(got.begin() + long(r * x0().size()), got.begin() + long((r + 1) * x0().size())), small_x,
+                   type);
     }
   }
 }

@@ -64,7 +64,8 @@ Outcome run_on(const BackendCase& c, const std::vector<std::vector<float>>& valu
     if (accum) in[i]->grad()->fill(0.5);
   }
   f->backward(in, out, prop, acc);
-  for (size_t i = 0; i < in.size(); ++i) r.grads.push_back(prop[i] ? in[i]->grad()->to_vector() : std::vector<float>{});
+  for (size_t i = 0; i < in.size(); ++i)
+    r.grads.push_back(prop[i] ? in[i]->grad()->to_vector() : std::vector<float>{});
   return r;
 }
 

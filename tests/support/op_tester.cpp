@@ -16,8 +16,8 @@ namespace nn::test {
 
 int64_t ref_size(const Shape& s) { return shape_size(s); }
 
-RefArray random_input(const Shape& shape, std::mt19937& rng, double lo, double hi, const std::vector<double>& avoid,
-                      double margin) {
+RefArray random_input(const Shape& shape, std::mt19937& rng, double lo, double hi,
+                      const std::vector<double>& avoid, double margin) {
   std::uniform_real_distribution<double> u(lo, hi);
   RefArray a{shape, std::vector<double>(size_t(shape_size(shape)))};
   for (auto& v : a.data) {

@@ -26,7 +26,7 @@ struct OpTestCase {
   Attrs attrs;
   std::vector<RefArray> inputs;  // values used as given (see random_input)
   Reference reference;
-  double atol = 1e-5, rtol = 1e-4;          // forward tolerance
+  double atol = 1e-5, rtol = 1e-4;            // forward tolerance
   double grad_atol = 2e-3, grad_rtol = 2e-3;  // backward tolerance
   double eps = 1e-3;                          // central-difference step
   std::vector<bool> check_grad;               // per input; empty = every input

@@ -18,7 +18,9 @@ nn::ir::Model net(const std::string& name) {
   return nn::formats::expand_model(nn::formats::load_model({(fs::path(NN_TFLITE_TEST_NETS) / name).string()}));
 }
 
-const tflite::TensorT& tensor(const tflite::ModelT& m, int index) { return *m.subgraphs[0]->tensors.at(size_t(index)); }
+const tflite::TensorT& tensor(const tflite::ModelT& m, int index) {
+  return *m.subgraphs[0]->tensors.at(size_t(index));
+}
 
 int builtin(const tflite::ModelT& m, const tflite::OperatorT& op) {
   return m.operator_codes.at(op.opcode_index)->builtin_code;

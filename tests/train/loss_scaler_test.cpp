@@ -77,7 +77,7 @@ TEST(DynamicLossScaler, GradsThatStayNonFiniteAreReportedAsDivergence) {
   DynamicLossScaler scaler({true, 1.0, 1e6, 10});
   p.set_grad({std::nanf(""), 0.f, 0.f});
   EXPECT_FALSE(scaler.unscale_or_skip(*p.solver));  // 1e-6
-  try {  // 1e-12 is below any useful fp16 loss scale
+  try {                                             // 1e-12 is below any useful fp16 loss scale
     scaler.unscale_or_skip(*p.solver);
     FAIL() << "expected nn::Error";
   } catch (const Error& e) {

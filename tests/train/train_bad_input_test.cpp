@@ -102,8 +102,7 @@ class TrainBadInput : public ::testing::Test {
     std::smatch m;
     ASSERT_TRUE(std::regex_search(r.output, m, std::regex("nncli: error: ([^\n]*)\n"))) << r.output;
     const std::string line = m[1].str();
-    for (const auto& f : fragments)
-      EXPECT_NE(line.find(f), std::string::npos) << "'" << f << "' not in: " << line;
+    for (const auto& f : fragments) EXPECT_NE(line.find(f), std::string::npos) << "'" << f << "' not in: " << line;
     EXPECT_EQ(std::regex_search(m.suffix().str(), std::regex("nncli: error:")), false) << r.output;
     EXPECT_EQ(snapshot(), before_);
   }
@@ -141,8 +140,7 @@ TEST_F(TrainBadInput, OptimizerNamesAMissingNetwork) {
 
 TEST_F(TrainBadInput, OptimizerNamesAMissingDataset) {
   replace_in("net.nntxt", "dataset_name: \"Training\"\n  solver", "dataset_name: \"Train\"\n  solver");
-  expect_failure(
-      {"net.nntxt", "optimizer 'Optimizer'", "dataset 'Train' is not defined (datasets: 'Training')"});
+  expect_failure({"net.nntxt", "optimizer 'Optimizer'", "dataset 'Train' is not defined (datasets: 'Training')"});
 }
 
 TEST_F(TrainBadInput, OutputDirectoryIsNotWritable) {
@@ -183,7 +181,8 @@ TEST_F(TrainBadInput, TemporaryFilesOfAKilledRunAreRemoved) {
 TEST_F(TrainBadInput, MonitorDatasetSmallerThanItsBatchIsRefused) {
   t::write_text(dir_ + "/data/tiny.csv", "x:image,y:label\n./img/0.png,0\n");
   replace_in("net.nntxt", "dataset { name: \"Training\"",
-             "dataset { name: \"Tiny\" uri: \"data/tiny.csv\" batch_size: 2 shuffle: false }\ndataset { name: \"Training\"");
+             "dataset { name: \"Tiny\" uri: \"data/tiny.csv\" batch_size: 2 shuffle: false }\ndataset { name: "
+             "\"Training\"");
   replace_in("net.nntxt", "network_name: \"Main\"\n  dataset_name: \"Training\"\n  data_variable",
              "network_name: \"Main\"\n  dataset_name: \"Tiny\"\n  data_variable");
   expect_failure({"monitor 'valid_error'", "dataset 'Tiny' has 1 samples, fewer than its batch size 2"});
@@ -226,8 +225,8 @@ TEST_F(TrainBadInput, TamperedTrainStateIsRefused) {
 
 TEST_F(TrainBadInput, LabelOutsideTheClassesNamesTheCsvRow) {
   replace_in("data/train.csv", "./img/5.png,2", "./img/5.png,3");  // 3 classes: 0, 1, 2
-  expect_failure({"optimizer 'Optimizer'", "train.csv:7: column 2 ('y:label')", "class index 3",
-                  "outside [0, 3)", "'sce' (SoftmaxCrossEntropy)"});
+  expect_failure({"optimizer 'Optimizer'", "train.csv:7: column 2 ('y:label')", "class index 3", "outside [0, 3)",
+                  "'sce' (SoftmaxCrossEntropy)"});
 }
 
 TEST_F(TrainBadInput, NegativeLabelInAMonitorsDatasetNamesTheCsvRow) {

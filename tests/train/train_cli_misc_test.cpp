@@ -11,9 +11,8 @@ TEST(TrainCli, HelpListsTheUpstreamOptions) {
   if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
   auto r = t::run_nncli(".", "train --help");
   EXPECT_EQ(r.status, 0);
-  for (const char* option :
-       {"-r,--resume", "-c,--config", "-p,--param", "-o,--outdir", "-O,--enable-ooc",
-        "-m,--ooc-gpu-memory-size", "-C,--context", "-w,--ooc-window-length", "--dataset"})
+  for (const char* option : {"-r,--resume", "-c,--config", "-p,--param", "-o,--outdir", "-O,--enable-ooc",
+                             "-m,--ooc-gpu-memory-size", "-C,--context", "-w,--ooc-window-length", "--dataset"})
     EXPECT_NE(r.output.find(option), std::string::npos) << option;
 }
 

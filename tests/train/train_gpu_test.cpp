@@ -46,8 +46,8 @@ void infer_on(const std::string& context, const std::string& tag, double absolut
   if (nn::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (" << nn::cuda::device_problem() << ")";
   const std::string prefix = t::work_dir(tag) + "/out";
   auto r = t::run_nncli(t::testdata(kGolden), "-q infer -C " + context +
-                                                  " -c net.nntxt -p result_nbla/parameters.h5 -b 4 -o '" +
-                                                  prefix + "' infer_in_valid4_0.bin");
+                                                  " -c net.nntxt -p result_nbla/parameters.h5 -b 4 -o '" + prefix +
+                                                  "' infer_in_valid4_0.bin");
   ASSERT_EQ(r.status, 0) << r.output;
   auto floats = [](const std::string& bytes) {
     std::vector<float> v(bytes.size() / 4);

@@ -15,7 +15,8 @@ const std::string kGolden = "golden/training/digits_mlp_sgd";
 std::map<std::string, std::vector<float>> train(const std::string& tag, const std::string& extra,
                                                 std::string* log = nullptr) {
   const std::string out = t::work_dir(tag);
-  auto r = t::run_nncli(t::testdata(kGolden), "train -c net.nnp -p initial_parameters.h5 -o '" + out + "' " + extra);
+  auto r =
+      t::run_nncli(t::testdata(kGolden), "train -c net.nnp -p initial_parameters.h5 -o '" + out + "' " + extra);
   EXPECT_EQ(r.status, 0) << r.output;
   if (log) *log = r.output;
   return t::read_parameters(out + "/results_current_3.nnp");
@@ -49,7 +50,8 @@ TEST(TrainLossScaling, OverflowingScaleSkipsUpdatesAndComesDown) {
 TEST(TrainLossScaling, BadScalingOptionsFailCleanly) {
   if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
   const std::string out = t::work_dir("loss_scale_bad");
-  auto r = t::run_nncli(t::testdata(kGolden), "train -c net.nnp -o '" + out + "' --loss-scale 8 --loss-scale-factor 1");
+  auto r =
+      t::run_nncli(t::testdata(kGolden), "train -c net.nnp -o '" + out + "' --loss-scale 8 --loss-scale-factor 1");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("loss scaling factor must be greater than 1, got 1"), std::string::npos) << r.output;
   // A negative scale is refused by the option itself (it must not fall back to the default silently).

@@ -154,16 +154,15 @@ TEST(TrainMpi, TwoProcessesMatchOneProcessOverTheSameGlobalBatches) {
   t::write_text(dir + "/net_plain.nntxt", config_text(20, 10, t::testdata(kGolden + "/data/train.csv")));
   auto p = t::run_nncli(dir, "train -c net_plain.nntxt -p '" + kInit + "' -o plain");
   ASSERT_EQ(p.status, 0) << p.output;
-  EXPECT_GT(
-      max_parameter_difference(dir + "/out/results_current_3.nnp", dir + "/plain/results_current_3.nnp"),
-      1e-3);
+  EXPECT_GT(max_parameter_difference(dir + "/out/results_current_3.nnp", dir + "/plain/results_current_3.nnp"),
+            1e-3);
 }
 
 TEST(TrainMpi, KilledProcessEndsTheJobInBoundedTime) {
   SKIP_WITHOUT_MPI();
   const std::string dir = two_rank_setup("mpi_kill");
-  auto r = run_mpi(
-      dir, 2, "train -c net_mpi.nntxt -p '" + kInit + "' -o out --kill-at-iteration 15 --kill-rank 1", 120);
+  auto r = run_mpi(dir, 2, "train -c net_mpi.nntxt -p '" + kInit + "' -o out --kill-at-iteration 15 --kill-rank 1",
+                   120);
   EXPECT_NE(r.status, 0) << r.output;
   EXPECT_NE(r.status, 124) << "the job hung until timeout ended it:\n" << r.output;
   EXPECT_LT(r.seconds, 60.0) << r.output;
@@ -173,9 +172,8 @@ TEST(TrainMpi, KilledProcessEndsTheJobInBoundedTime) {
 TEST(TrainMpi, StalledProcessEndsTheJobAfterTheCollectiveTimeout) {
   SKIP_WITHOUT_MPI();
   const std::string dir = two_rank_setup("mpi_stall");
-  auto r =
-      run_mpi(dir, 2, "train -c net_mpi.nntxt -p '" + kInit + "' -o out --stop-at-iteration 5 --kill-rank 1",
-              120, "NNCLI_MPI_TIMEOUT=3");
+  auto r = run_mpi(dir, 2, "train -c net_mpi.nntxt -p '" + kInit + "' -o out --stop-at-iteration 5 --kill-rank 1",
+                   120, "NNCLI_MPI_TIMEOUT=3");
   EXPECT_NE(r.status, 0) << r.output;
   EXPECT_NE(r.status, 124) << "the job hung until timeout ended it:\n" << r.output;
   EXPECT_LT(r.seconds, 60.0) << r.output;
@@ -226,10 +224,12 @@ std::string with_batch_normalization(std::string text, const std::string& type) 
   text.replace(text.find("input: \"h1\"", relu), 11, "input: \"hb\"");
   text.insert(relu, function);
   text.insert(text.find("  variable { name: \"h1\""), variables);
-  const std::string last_parameter = "  parameter_variable { variable_name: \"fc2/affine/b\" learning_rate_multiplier: 1 }\n";
+  const std::string last_parameter =
+      "  parameter_variable { variable_name: \"fc2/affine/b\" learning_rate_multiplier: 1 }\n";
   const size_t at = text.find(last_parameter) + last_parameter.size();
-  text.insert(at, "  parameter_variable { variable_name: \"bn/beta\" learning_rate_multiplier: 1 }\n"
-                  "  parameter_variable { variable_name: \"bn/gamma\" learning_rate_multiplier: 1 }\n");
+  text.insert(at,
+              "  parameter_variable { variable_name: \"bn/beta\" learning_rate_multiplier: 1 }\n"
+              "  parameter_variable { variable_name: \"bn/gamma\" learning_rate_multiplier: 1 }\n");
   return text;
 }
 

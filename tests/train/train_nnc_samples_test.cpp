@@ -42,8 +42,7 @@ std::map<std::string, int64_t> dataset_columns(const nn::ir::Model& m, const std
     }
   };
   for (const auto& o : m.optimizers)
-    if (std::count(o.dataset_name.begin(), o.dataset_name.end(), dataset))
-      add(o.network_name, o.data_variable);
+    if (std::count(o.dataset_name.begin(), o.dataset_name.end(), dataset)) add(o.network_name, o.data_variable);
   for (const auto& mon : m.monitors)
     if (std::count(mon.dataset_name.begin(), mon.dataset_name.end(), dataset))
       add(mon.network_name, mon.data_variable);
@@ -55,8 +54,7 @@ std::string generated_csv(const std::map<std::string, int64_t>& columns, int64_t
   std::string text;
   for (const auto& [name, n] : columns) {
     if (n == 1) text += (text.empty() ? "" : ",") + name;
-    for (int64_t k = 0; n > 1 && k < n; ++k)
-      text += (text.empty() ? "" : ",") + name + "__" + std::to_string(k);
+    for (int64_t k = 0; n > 1 && k < n; ++k) text += (text.empty() ? "" : ",") + name + "__" + std::to_string(k);
   }
   text += "\n";
   std::mt19937 rng(1);

@@ -55,13 +55,9 @@ void train_and_compare(const std::string& config, const std::string& tag, const 
 
 }  // namespace
 
-TEST(TrainParity, DigitsFromNpyCacheMatchesNbla) {
-  train_and_compare("net.nnp", "parity_nnp", "result_nbla", 3);
-}
+TEST(TrainParity, DigitsFromNpyCacheMatchesNbla) { train_and_compare("net.nnp", "parity_nnp", "result_nbla", 3); }
 
-TEST(TrainParity, DigitsFromCsvMatchesNbla) {
-  train_and_compare("net_csv.nntxt", "parity_csv", "result_nbla", 3);
-}
+TEST(TrainParity, DigitsFromCsvMatchesNbla) { train_and_compare("net_csv.nntxt", "parity_csv", "result_nbla", 3); }
 
 TEST(TrainParity, DigitsOneIterationMatchesNbla) {
   train_and_compare("net_1iter.nnp", "parity_1iter", "result_nbla_1iter", 1);
@@ -75,8 +71,7 @@ TEST(TrainParity, EpochLinesAndResultArchive) {
   // nbla's float32 cost sum gives 2.213800; the double sum here 2.2138005 (both within the tolerance).
   EXPECT_TRUE(std::regex_search(
       r.output,
-      std::regex(
-          R"(epoch 1 of 3 cost=2\.21380[01]  \{train_error=1\.933342, valid_error=0\.610000\} time=\()")))
+      std::regex(R"(epoch 1 of 3 cost=2\.21380[01]  \{train_error=1\.933342, valid_error=0\.610000\} time=\()")))
       << r.output;
   // results_current_3.nnp keeps the input config verbatim and, at epoch 3, no solver state.
   auto names = t::read_text(out + "/results_current_3.nnp");

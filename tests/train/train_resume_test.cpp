@@ -37,8 +37,8 @@ Finished finished(const std::string& out) {
 
 Finished uninterrupted(const std::string& config) {
   const std::string out = t::work_dir("resume_reference");
-  auto r = t::run_nncli(t::testdata(kGolden),
-                        "train -c '" + config + "' -p initial_parameters.h5 -o '" + out + "'");
+  auto r =
+      t::run_nncli(t::testdata(kGolden), "train -c '" + config + "' -p initial_parameters.h5 -o '" + out + "'");
   EXPECT_EQ(r.status, 0) << r.output;
   return finished(out);
 }
@@ -87,8 +87,8 @@ TEST(TrainResume, SigintSavesACheckpointMidEpochAndResumes) {
 TEST(TrainResume, ResumeWithoutCheckpointStartsAtEpochOne) {
   if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
   const std::string out = t::work_dir("resume_fresh");
-  auto r = t::run_nncli(t::testdata(kGolden),
-                        "train -c net_1iter.nntxt -p initial_parameters.h5 -r -o '" + out + "'");
+  auto r =
+      t::run_nncli(t::testdata(kGolden), "train -c net_1iter.nntxt -p initial_parameters.h5 -r -o '" + out + "'");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("Resume from epoch 1"), std::string::npos) << r.output;
 }

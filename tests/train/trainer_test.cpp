@@ -227,8 +227,7 @@ TEST(Trainer, MonitorAveragesTheMeanOverBatches) {
   ASSERT_EQ(result.size(), 1u);
   double ref = 0;
   for (int i = 0; i < 8; ++i) {
-    double h =
-        0.05f + VectorSource::x(i, 0) * 0.1f + VectorSource::x(i, 1) * -0.2f + VectorSource::x(i, 2) * 0.3f;
+    double h = 0.05f + VectorSource::x(i, 0) * 0.1f + VectorSource::x(i, 1) * -0.2f + VectorSource::x(i, 2) * 0.3f;
     ref += (h - VectorSource::y(i)) * (h - VectorSource::y(i)) / 8;
   }
   EXPECT_EQ(result[0].first, "train_error");

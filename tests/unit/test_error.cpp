@@ -20,7 +20,8 @@ std::string message_of(const std::function<void()>& f) {
 
 TEST(Error, ContextIsAddedOnceEvenWhenTheMessageAlreadyNamesIt) {
   const std::string msg = message_of([] {
-    with_context("'x.nnp'", [] { NN_FAIL(ErrorCode::kInvalid) << "'x.nnp': write failed: No space left on device"; });
+    with_context("'x.nnp'",
+                 [] { NN_FAIL(ErrorCode::kInvalid) << "'x.nnp': write failed: No space left on device"; });
   });
   EXPECT_EQ(msg, "'x.nnp': write failed: No space left on device");
   const std::string nested = message_of([] {

@@ -121,8 +121,7 @@ TEST(GraphBuilder, UnknownFunctionTypeIsUnsupported) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::kUnsupported);
-    EXPECT_NE(std::string(e.what()).find("network 'net': function 'relu' (NoSuchFunction)"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("network 'net': function 'relu' (NoSuchFunction)"), std::string::npos)
         << e.what();
   }
 }
@@ -202,8 +201,7 @@ TEST(GraphBuilder, AbsurdDeclaredShapeIsRejected) {
 TEST(GraphBuilder, ParameterStoreChecksDataLength) {
   ParameterStore params;
   std::string msg = error_of([&] { params.load({param("w", {2, 2}, {1, 2, 3})}); });
-  EXPECT_NE(msg.find("parameter 'w': shape (2, 2) needs 4 values, the file holds 3"), std::string::npos)
-      << msg;
+  EXPECT_NE(msg.find("parameter 'w': shape (2, 2) needs 4 values, the file holds 3"), std::string::npos) << msg;
 }
 
 TEST(GraphBuilder, AffineReluMlp) {

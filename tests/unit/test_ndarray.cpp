@@ -34,7 +34,10 @@ TEST(NdArray, RejectsAbsurdShapes) {
 TEST(NdArray, HalfRoundTrip) {
   auto a = NdArray::create({4});
   float* f = a->cast<float>(true);
-  f[0] = 1.f; f[1] = -0.5f; f[2] = 65504.f; f[3] = 1e-6f;
+  f[0] = 1.f;
+  f[1] = -0.5f;
+  f[2] = 65504.f;
+  f[3] = 1e-6f;
   a->cast_raw(ArrayKey{DType::kFloat16, "cpu"});
   auto v = a->to_vector();
   EXPECT_EQ(v[0], 1.f);

@@ -42,23 +42,26 @@ float half_to_float(uint16_t h) {
 
 size_t element_bytes(int32_t t) {
   switch (t) {
-    case ::onnx::TensorProto::FLOAT: case ::onnx::TensorProto::INT32: case ::onnx::TensorProto::UINT32:
-      return 4;
-    case ::onnx::TensorProto::DOUBLE: case ::onnx::TensorProto::INT64: case ::onnx::TensorProto::UINT64:
-      return 8;
-    case ::onnx::TensorProto::INT16: case ::onnx::TensorProto::UINT16: case ::onnx::TensorProto::FLOAT16:
-    case ::onnx::TensorProto::BFLOAT16:
-      return 2;
-    case ::onnx::TensorProto::INT8: case ::onnx::TensorProto::UINT8: case ::onnx::TensorProto::BOOL:
-      return 1;
-    default:
-      return 0;
+    case ::onnx::TensorProto::FLOAT:
+    case ::onnx::TensorProto::INT32:
+    case ::onnx::TensorProto::UINT32: return 4;
+    case ::onnx::TensorProto::DOUBLE:
+    case ::onnx::TensorProto::INT64:
+    case ::onnx::TensorProto::UINT64: return 8;
+    case ::onnx::TensorProto::INT16:
+    case ::onnx::TensorProto::UINT16:
+    case ::onnx::TensorProto::FLOAT16:
+    case ::onnx::TensorProto::BFLOAT16: return 2;
+    case ::onnx::TensorProto::INT8:
+    case ::onnx::TensorProto::UINT8:
+    case ::onnx::TensorProto::BOOL: return 1;
+    default: return 0;
   }
 }
 
 bool is_integer_type(int32_t t) {
-  return t != ::onnx::TensorProto::FLOAT && t != ::onnx::TensorProto::DOUBLE && t != ::onnx::TensorProto::FLOAT16 &&
-         t != ::onnx::TensorProto::BFLOAT16;
+  return t != ::onnx::TensorProto::FLOAT && t != ::onnx::TensorProto::DOUBLE &&
+         t != ::onnx::TensorProto::FLOAT16 && t != ::onnx::TensorProto::BFLOAT16;
 }
 
 // One element of little-endian raw bytes as double (exact for every integer type up to 2^53).
@@ -131,15 +134,12 @@ std::string data_type_name(int32_t t) {
   NN_CHECK(bytes.size() < (size_t(1) << 31) && model.ParseFromArray(bytes.data(), int(bytes.size())))
       << quoted(label) << ": not a valid ONNX model (malformed protobuf, " << bytes.size() << " bytes)";
   NN_CHECK(model.has_graph()) << quoted(label) << ": the ONNX model has no graph";
-  NN_CHECK(model.ir_version() <= kMaxIrVersion)
-      << quoted(label) << ": ONNX IR version " << model.ir_version() << " is newer than the supported "
-      << kMaxIrVersion;
+  NN_CHECK(model.ir_version() <= kMaxIrVersion) << quoted(label) << ": ONNX IR version " << model.ir_version()
+                                                << " is newer than the supported " << kMaxIrVersion;
   return model;
 }
 
-::onnx::ModelProto load_model_proto(const std::string& path) {
-  return parse_model_proto(read_file(path), path);
-}
+::onnx::ModelProto load_model_proto(const std::string& path) { return parse_model_proto(read_file(path), path); }
 
 int64_t default_opset(const ::onnx::ModelProto& model) {
   int64_t opset = -1;
@@ -198,7 +198,8 @@ TensorData read_tensor(const ::onnx::TensorProto& tensor, const std::string& bas
       case ::onnx::TensorProto::FLOAT: return tensor.float_data_size();
       case ::onnx::TensorProto::DOUBLE: return tensor.double_data_size();
       case ::onnx::TensorProto::INT64: return tensor.int64_data_size();
-      case ::onnx::TensorProto::UINT32: case ::onnx::TensorProto::UINT64: return tensor.uint64_data_size();
+      case ::onnx::TensorProto::UINT32:
+      case ::onnx::TensorProto::UINT64: return tensor.uint64_data_size();
       default: return tensor.int32_data_size();  // FLOAT16, INT32, INT16, INT8, UINT16, UINT8, BOOL
     }
   }();
@@ -215,7 +216,8 @@ TensorData read_tensor(const ::onnx::TensorProto& tensor, const std::string& bas
     case ::onnx::TensorProto::INT64:
       for (size_t i = 0; i < n; ++i) out.ints[i] = tensor.int64_data(int(i));
       break;
-    case ::onnx::TensorProto::UINT32: case ::onnx::TensorProto::UINT64:
+    case ::onnx::TensorProto::UINT32:
+    case ::onnx::TensorProto::UINT64:
       for (size_t i = 0; i < n; ++i) out.ints[i] = int64_t(tensor.uint64_data(int(i)));
       break;
     case ::onnx::TensorProto::FLOAT16:
@@ -236,7 +238,8 @@ TensorData read_tensor(const ::onnx::TensorProto& tensor, const std::string& bas
   return out;
 }
 
-::onnx::TensorProto make_float_tensor(const std::string& name, const Shape& dims, const std::vector<float>& values) {
+::onnx::TensorProto make_float_tensor(const std::string& name, const Shape& dims,
+                                      const std::vector<float>& values) {
   ::onnx::TensorProto t;
   t.set_name(name);
   t.set_data_type(::onnx::TensorProto::FLOAT);

@@ -37,7 +37,8 @@ struct TensorData {
 TensorData read_tensor(const ::onnx::TensorProto& tensor, const std::string& base_dir);
 
 // A FLOAT tensor holding `values` with `dims` (raw_data, little endian).
-::onnx::TensorProto make_float_tensor(const std::string& name, const Shape& dims, const std::vector<float>& values);
+::onnx::TensorProto make_float_tensor(const std::string& name, const Shape& dims,
+                                      const std::vector<float>& values);
 
 // The name of an ONNX TensorProto data type ("FLOAT", "INT64", ...).
 std::string data_type_name(int32_t data_type);

@@ -105,8 +105,8 @@ void Emitter::named_float_initializer(const std::string& name, const std::vector
   t->set_raw_data(std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float)));
 }
 
-std::string Emitter::float_constant(const std::string& base, const std::vector<float>& values,
-                                    const Shape& dims, const std::string& suffix) {
+std::string Emitter::float_constant(const std::string& base, const std::vector<float>& values, const Shape& dims,
+                                    const std::string& suffix) {
   std::string name = fresh(base, suffix);
   onnx::NodeProto* n = node("Constant", {}, {name});
   onnx::AttributeProto* a = n->add_attribute();

@@ -88,9 +88,8 @@ void check_outputs_produced(const ir::Network& network, const ir::Executor& exec
   std::set<std::string> produced;
   for (const ir::Function& f : network.functions) {
     for (const std::string& o : f.outputs) {
-      NN_CHECK(network.find_variable(o) != nullptr)
-          << "network '" << network.name << "': " << ir::label(f) << ": output '" << o
-          << "' is not a variable of the network";
+      NN_CHECK(network.find_variable(o) != nullptr) << "network '" << network.name << "': " << ir::label(f)
+                                                    << ": output '" << o << "' is not a variable of the network";
       produced.insert(o);
     }
   }
@@ -99,8 +98,8 @@ void check_outputs_produced(const ir::Network& network, const ir::Executor& exec
   for (const ir::OutputVariable& o : exec.output_variable) {
     const ir::Variable* v = network.find_variable(o.variable_name);
     NN_CHECK(produced.count(o.variable_name) || (v != nullptr && v->type == "Parameter"))
-        << "network '" << network.name << "': executor '" << exec.name << "': output variable '"
-        << o.variable_name << "' is produced by no function";
+        << "network '" << network.name << "': executor '" << exec.name << "': output variable '" << o.variable_name
+        << "' is produced by no function";
   }
 }
 }  // namespace
@@ -114,7 +113,8 @@ OnnxOpset parse_onnx_opset(const std::string& define_version) {
   std::string x = define_version.substr(6);
   if (x == "snpe" || x == "6x") return {6, 6, 1};
   if (x == "tensorrt") return {11, 11, 2};
-  bool digits = !x.empty() && x.size() < 6 && std::all_of(x.begin(), x.end(), [](char c) { return std::isdigit(c); });
+  bool digits =
+      !x.empty() && x.size() < 6 && std::all_of(x.begin(), x.end(), [](char c) { return std::isdigit(c); });
   NN_CHECK_CODE(digits, ErrorCode::kUsage) << "Currently, No support " << x;
   int v = std::stoi(x);
   NN_CHECK_CODE(v >= 1 && v <= kMaxOpset, ErrorCode::kUsage)
@@ -175,11 +175,11 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
   }
   for (const ir::DataVariable& d : exec->data_variable)
     set_value_info(graph->add_input(), d.variable_name, emitter.elem_type(d.variable_name),
-                   emitter.shape(d.variable_name), 
+                   emitter.shape(d.variable_name),
                    emitter.dynamic_batch() && emitter.has_batch_axis(d.variable_name));
   for (const ir::OutputVariable& o : exec->output_variable)
     set_value_info(graph->add_output(), o.variable_name, emitter.elem_type(o.variable_name),
-                   emitter.shape(o.variable_name), 
+                   emitter.shape(o.variable_name),
                    emitter.dynamic_batch() && emitter.has_batch_axis(o.variable_name));
 }
 

@@ -138,7 +138,7 @@ void emit_reduce(Emitter& e, const ir::Function& f) {
     e.cast(idx, onnx::TensorProto::FLOAT, f.outputs.at(0));
     return;
   }
-  const char* op = f.type == "Sum"   ? "ReduceSum"
+  const char* op = f.type == "Sum"    ? "ReduceSum"
                    : f.type == "Mean" ? "ReduceMean"
                    : f.type == "Max"  ? "ReduceMax"
                    : f.type == "Min"  ? "ReduceMin"

@@ -13,7 +13,9 @@ std::string binary(Emitter& e, const char* op, const std::string& a, const std::
   return y;
 }
 
-std::string scalar(Emitter& e, const std::string& base, float value) { return e.float_constant(base, {value}, {}); }
+std::string scalar(Emitter& e, const std::string& base, float value) {
+  return e.float_constant(base, {value}, {});
+}
 
 // y = x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))): the form nnabla's GELU computes.
 void emit_gelu(Emitter& e, const ir::Function& f) {

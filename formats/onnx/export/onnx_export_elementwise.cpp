@@ -18,14 +18,33 @@ const std::string& out(const ir::Function& f) {
 
 // nnabla type -> ONNX op with the same single input/output.
 const char* same_op(const std::string& type) {
-  static const std::pair<const char*, const char*> table[] = {
-      {"Abs", "Abs"},     {"Exp", "Exp"},       {"Log", "Log"},           {"Identity", "Identity"},
-      {"Ceil", "Ceil"},   {"Floor", "Floor"},   {"Sigmoid", "Sigmoid"},   {"Tanh", "Tanh"},
-      {"ReLU", "Relu"},   {"SoftSign", "Softsign"}, {"HardSigmoid", "HardSigmoid"}, {"Sin", "Sin"},
-      {"Cos", "Cos"},     {"Tan", "Tan"},       {"ACos", "Acos"},         {"ASin", "Asin"},
-      {"ATan", "Atan"},   {"Sinh", "Sinh"},     {"Cosh", "Cosh"},         {"ASinh", "Asinh"},
-      {"ACosh", "Acosh"}, {"ATanh", "Atanh"},   {"Sign", "Sign"},         {"Round", "Round"},
-      {"Erf", "Erf"},     {"IsNaN", "IsNaN"},   {"IsInf", "IsInf"}};
+  static const std::pair<const char*, const char*> table[] = {{"Abs", "Abs"},
+                                                              {"Exp", "Exp"},
+                                                              {"Log", "Log"},
+                                                              {"Identity", "Identity"},
+                                                              {"Ceil", "Ceil"},
+                                                              {"Floor", "Floor"},
+                                                              {"Sigmoid", "Sigmoid"},
+                                                              {"Tanh", "Tanh"},
+                                                              {"ReLU", "Relu"},
+                                                              {"SoftSign", "Softsign"},
+                                                              {"HardSigmoid", "HardSigmoid"},
+                                                              {"Sin", "Sin"},
+                                                              {"Cos", "Cos"},
+                                                              {"Tan", "Tan"},
+                                                              {"ACos", "Acos"},
+                                                              {"ASin", "Asin"},
+                                                              {"ATan", "Atan"},
+                                                              {"Sinh", "Sinh"},
+                                                              {"Cosh", "Cosh"},
+                                                              {"ASinh", "Asinh"},
+                                                              {"ACosh", "Acosh"},
+                                                              {"ATanh", "Atanh"},
+                                                              {"Sign", "Sign"},
+                                                              {"Round", "Round"},
+                                                              {"Erf", "Erf"},
+                                                              {"IsNaN", "IsNaN"},
+                                                              {"IsInf", "IsInf"}};
   for (const auto& [n, op] : table)
     if (type == n) return op;
   return nullptr;
@@ -76,7 +95,8 @@ void emit_with_alpha(Emitter& e, const ir::Function& f) {
     set_attr(e.node("LeakyRelu", {in(f, 0)}, {out(f)}, e.node_name("LeakyRelu")), "alpha",
              float(f.attrs.get_float("alpha", 0.1)));
   } else if (f.type == "ELU") {
-    set_attr(e.node("Elu", {in(f, 0)}, {out(f)}, e.node_name("Elu")), "alpha", float(f.attrs.get_float("alpha", 1.0)));
+    set_attr(e.node("Elu", {in(f, 0)}, {out(f)}, e.node_name("Elu")), "alpha",
+             float(f.attrs.get_float("alpha", 1.0)));
   } else {  // SELU
     onnx::NodeProto* n = e.node("Selu", {in(f, 0)}, {out(f)}, e.node_name("Selu"));
     set_attr(n, "alpha", float(f.attrs.get_float("alpha", 1.6732632423543772)));
@@ -87,9 +107,9 @@ void emit_with_alpha(Emitter& e, const ir::Function& f) {
 // Binary ops with numpy broadcasting from opset 7; opset 6 needs broadcast=1 when the shapes differ.
 void emit_binary(Emitter& e, const ir::Function& f) {
   static const std::pair<const char*, const char*> table[] = {
-      {"Add2", "Add"},         {"Sub2", "Sub"},       {"Mul2", "Mul"},         {"Div2", "Div"},
-      {"Pow2", "Pow"},         {"Less", "Less"},      {"Greater", "Greater"},  {"Equal", "Equal"},
-      {"LogicalAnd", "And"},   {"LogicalOr", "Or"},   {"LogicalXor", "Xor"},   {"Maximum2", "Max"},
+      {"Add2", "Add"},       {"Sub2", "Sub"},     {"Mul2", "Mul"},        {"Div2", "Div"},
+      {"Pow2", "Pow"},       {"Less", "Less"},    {"Greater", "Greater"}, {"Equal", "Equal"},
+      {"LogicalAnd", "And"}, {"LogicalOr", "Or"}, {"LogicalXor", "Xor"},  {"Maximum2", "Max"},
       {"Minimum2", "Min"}};
   std::string op;
   for (const auto& [n, o] : table)
@@ -123,9 +143,9 @@ void emit_scalar(Emitter& e, const ir::Function& f) {
   if (e.dialect() == Dialect::kSnpe) dims = e.shape(in(f, 0));
   std::string c = e.float_constant(in(f, 0), std::vector<float>(shape_size(dims), val), dims);
   static const std::pair<const char*, const char*> table[] = {
-      {"AddScalar", "Add"},      {"MulScalar", "Mul"},         {"PowScalar", "Pow"},
-      {"MaximumScalar", "Max"},  {"MinimumScalar", "Min"},     {"EqualScalar", "Equal"},
-      {"GreaterScalar", "Greater"}, {"LessScalar", "Less"},   {"NotEqualScalar", "Equal"},
+      {"AddScalar", "Add"},           {"MulScalar", "Mul"},          {"PowScalar", "Pow"},
+      {"MaximumScalar", "Max"},       {"MinimumScalar", "Min"},      {"EqualScalar", "Equal"},
+      {"GreaterScalar", "Greater"},   {"LessScalar", "Less"},        {"NotEqualScalar", "Equal"},
       {"GreaterEqualScalar", "Less"}, {"LessEqualScalar", "Greater"}};
   std::string op;
   for (const auto& [n, o] : table)
@@ -224,8 +244,8 @@ void emit_dropout(Emitter& e, const ir::Function& f) {
 }  // namespace
 
 void add_elementwise_rules(std::vector<Rule>& rules) {
-  for (const char* t : {"Abs", "Exp", "Log", "Identity", "Ceil", "Floor", "Sigmoid", "Tanh", "ReLU", "SoftSign",
-                        "HardSigmoid"})
+  for (const char* t :
+       {"Abs", "Exp", "Log", "Identity", "Ceil", "Floor", "Sigmoid", "Tanh", "ReLU", "SoftSign", "HardSigmoid"})
     rules.push_back({t, 6, emit_same});
   rules.push_back({"SoftPlus", 6, emit_softplus});
   rules.push_back({"LogicalNot", 6, emit_logical_not});

@@ -1,5 +1,5 @@
-// ONNX export rules for what ONNX import brings in: Gather, GatherNd, ScatterNd, Einsum, Trilu, EyeLike, ONNXResize,
-// Constant.
+// ONNX export rules for what ONNX import brings in: Gather, GatherNd, ScatterNd, Einsum, Trilu, EyeLike,
+// ONNXResize, Constant.
 #include "formats/onnx/export/onnx_emitter.hpp"
 #include "nn/core/error.hpp"
 
@@ -86,7 +86,8 @@ void emit_onnx_resize(Emitter& e, const ir::Function& f) {
   }
   onnx::NodeProto* n = e.node("Resize", inputs, {f.outputs.at(0)}, e.node_name("Resize"));
   set_attr(n, "mode", f.attrs.get_string("mode", "nearest"));
-  set_attr(n, "coordinate_transformation_mode", f.attrs.get_string("coordinate_transformation_mode", "half_pixel"));
+  set_attr(n, "coordinate_transformation_mode",
+           f.attrs.get_string("coordinate_transformation_mode", "half_pixel"));
   set_attr(n, "cubic_coeff_a", float(f.attrs.get_float("cubic_coeff_a", -0.75)));
   set_attr(n, "exclude_outside", f.attrs.get_int("exclude_outside", 0));
   set_attr(n, "extrapolation_value", float(f.attrs.get_float("extrapolation_value", 0.0)));

@@ -1,4 +1,5 @@
-// ONNX export rules for index-driven functions: Flip (Slice with step -1), CumSum, Embed (Gather), Unpooling (Resize).
+// ONNX export rules for index-driven functions: Flip (Slice with step -1), CumSum, Embed (Gather), Unpooling
+// (Resize).
 #include <limits>
 
 #include "formats/onnx/export/onnx_emitter.hpp"
@@ -21,7 +22,8 @@ void emit_flip(Emitter& e, const ir::Function& f) {
   for (int64_t& a : axes) a = axis_in(a, rank, "axes");
   const size_t n = axes.size();
   std::string starts = e.int64_initializer("flip_starts", std::vector<int64_t>(n, -1));
-  std::string ends = e.int64_initializer("flip_ends", std::vector<int64_t>(n, std::numeric_limits<int64_t>::min()));
+  std::string ends =
+      e.int64_initializer("flip_ends", std::vector<int64_t>(n, std::numeric_limits<int64_t>::min()));
   std::string axes_name = e.int64_initializer("flip_axes", axes);
   std::string steps = e.int64_initializer("flip_steps", std::vector<int64_t>(n, -1));
   e.node("Slice", {x, starts, ends, axes_name, steps}, {f.outputs.at(0)}, e.node_name("Slice"));

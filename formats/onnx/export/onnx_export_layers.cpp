@@ -16,7 +16,8 @@ Shape concat(Shape a, const Shape& b) {
 
 // The weight BinaryWeightAffine applies, as its forward computes it from the float weight W (inner, outs):
 // sign(W) (0 -> quantize_zero_to) times alpha = mean |W| of each output column.
-std::vector<float> binary_weight_affine_weight(const ir::Function& f, const ir::Parameter& w, int64_t inner, int64_t outs) {
+std::vector<float> binary_weight_affine_weight(const ir::Function& f, const ir::Parameter& w, int64_t inner,
+                                               int64_t outs) {
   const float zero_to = float(f.attrs.get_float("quantize_zero_to", 1.0));
   std::vector<double> alpha(size_t(outs), 0.0);
   for (int64_t i = 0; i < inner; ++i)
@@ -195,7 +196,8 @@ void emit_pool(Emitter& e, const ir::Function& f) {
     std::string padded = e.fresh(input, "pad");
     float ninf = -std::numeric_limits<float>::infinity();
     if (e.table() >= 11) {
-      e.node("Pad", {input, e.int64_constant(padded, pads), e.float_constant(padded, {ninf}, {}, "value")}, {padded});
+      e.node("Pad", {input, e.int64_constant(padded, pads), e.float_constant(padded, {ninf}, {}, "value")},
+             {padded});
     } else {
       onnx::NodeProto* p = e.node("Pad", {input}, {padded});
       set_attr(p, "pads", pads);
@@ -244,8 +246,8 @@ void emit_batch_norm(Emitter& e, const ir::Function& f) {
   bool same = xin == xs;
   bool fused = f.type == "FusedBatchNormalization";
   std::string y = same && !fused ? f.outputs.at(0) : e.fresh(f.outputs.at(0), "bn");
-  onnx::NodeProto* n = e.node("BatchNormalization", {input, f.inputs.at(2), f.inputs.at(1), f.inputs.at(3), f.inputs.at(4)},
-                              {y});
+  onnx::NodeProto* n =
+      e.node("BatchNormalization", {input, f.inputs.at(2), f.inputs.at(1), f.inputs.at(3), f.inputs.at(4)}, {y});
   double eps = f.attrs.get_float("eps", 1e-5);
   double decay = f.attrs.get_float("decay_rate", 0.9);
   set_attr(n, "epsilon", float(eps == 0 ? 1e-5 : eps));
@@ -269,7 +271,8 @@ void emit_batch_norm(Emitter& e, const ir::Function& f) {
 std::string reduce(Emitter& e, const char* op, const std::string& x, int64_t axis, const std::string& suffix) {
   std::string y = e.fresh(x, suffix);
   bool axes_input = e.table() >= 13 && std::string(op) == "ReduceSum";
-  onnx::NodeProto* n = axes_input ? e.node(op, {x, e.int64_initializer("axes", {axis})}, {y}) : e.node(op, {x}, {y});
+  onnx::NodeProto* n =
+      axes_input ? e.node(op, {x, e.int64_initializer("axes", {axis})}, {y}) : e.node(op, {x}, {y});
   if (!axes_input) set_attr(n, "axes", std::vector<int64_t>{axis});
   set_attr(n, "keepdims", int64_t(1));
   return y;
@@ -325,7 +328,8 @@ void emit_batch_matmul(Emitter& e, const ir::Function& f) {
 }  // namespace
 
 void add_layer_rules(std::vector<Rule>& rules) {
-  for (const char* t : {"Affine", "BinaryConnectAffine", "BinaryWeightAffine"}) rules.push_back({t, 6, emit_affine});
+  for (const char* t : {"Affine", "BinaryConnectAffine", "BinaryWeightAffine"})
+    rules.push_back({t, 6, emit_affine});
   for (const char* t : {"Convolution", "BinaryConnectConvolution", "DepthwiseConvolution", "Deconvolution",
                         "DepthwiseDeconvolution"})
     rules.push_back({t, 6, emit_conv});

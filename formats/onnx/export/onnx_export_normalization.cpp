@@ -78,8 +78,8 @@ void emit_normalization(Emitter& e, const ir::Function& f) {
     kept.push_back(channel);
   }
   const std::string input = work == xs ? x : e.reshape(x, work);
-  std::string y = standardize(e, input, work, other_axes(kept, work.size()),
-                              float(f.attrs.get_float("eps", 1e-5)));
+  std::string y =
+      standardize(e, input, work, other_axes(kept, work.size()), float(f.attrs.get_float("eps", 1e-5)));
   if (work != xs) y = e.reshape(y, xs);
   std::vector<std::string> affine;  // gamma then beta, as present
   if (!no_scale) affine.push_back(f.inputs.at(no_bias ? 1 : 2));

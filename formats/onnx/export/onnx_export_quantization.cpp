@@ -10,7 +10,8 @@ namespace {
 
 // nnabla's dtype number (1 int8, 2 uint8) as an ONNX element type.
 int quantized_type(int64_t dtype) {
-  NN_CHECK_CODE(dtype == 1 || dtype == 2, ErrorCode::kUnsupported) << "dtype " << dtype << " is not int8 (1) or uint8 (2)";
+  NN_CHECK_CODE(dtype == 1 || dtype == 2, ErrorCode::kUnsupported)
+      << "dtype " << dtype << " is not int8 (1) or uint8 (2)";
   return dtype == 1 ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8;
 }
 
@@ -68,8 +69,8 @@ void emit_quantize(Emitter& e, const ir::Function& f) {
   const int elem_type = quantized_type(f.attrs.get_int("dtype", 1));
   QuantParams q = quant_params(e, f, elem_type);
   std::string quantized = e.fresh(f.outputs.at(0), "quantized");
-  onnx::NodeProto* n = e.node("QuantizeLinear", {f.inputs[0], q.scale, q.zero_point}, {quantized},
-                              e.node_name("QuantizeLinear"));
+  onnx::NodeProto* n =
+      e.node("QuantizeLinear", {f.inputs[0], q.scale, q.zero_point}, {quantized}, e.node_name("QuantizeLinear"));
   if (q.axis >= 0) set_attr(n, "axis", q.axis);
   e.cast(quantized, onnx::TensorProto::FLOAT, f.outputs[0]);
 }

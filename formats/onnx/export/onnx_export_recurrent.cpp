@@ -1,4 +1,5 @@
-// ONNX export rules for nnabla's one-layer RNN/LSTM/GRU: W/R/B unpacked from the fused parameters, gates reordered.
+// ONNX export rules for nnabla's one-layer RNN/LSTM/GRU: W/R/B unpacked from the fused parameters, gates
+// reordered.
 #include "formats/onnx/export/onnx_emitter.hpp"
 #include "nn/core/error.hpp"
 
@@ -15,14 +16,15 @@ void emit_recurrent(Emitter& e, const ir::Function& f) {
   const bool lstm = f.type == "LSTM", gru = f.type == "GRU";
   NN_CHECK(f.attrs.get_int("num_layers", 1) == 1) << "num_layers > 1 is not supported for ONNX export";
   const std::string& x = f.inputs.at(0);
-  const Shape& xs = e.shape(x);  // (T, B, I)
+  const Shape& xs = e.shape(x);               // (T, B, I)
   const Shape& hs = e.shape(f.inputs.at(1));  // (1, D, B, H)
   NN_CHECK(xs.size() == 3 && hs.size() == 4) << "x " << xs << " and h " << hs << " must be 3-D and 4-D";
   const int64_t T = xs[0], B = xs[1], I = xs[2], D = hs[1], H = hs[3];
   const int64_t G = lstm ? 4 : gru ? 3 : 1;
   // ONNX gate block k reads nnabla gate order[k]: LSTM (i, o, f, c) <- (i, f, g, o); GRU (z, r, h) <- (r, z, n).
-  const std::vector<int64_t> order = lstm ? std::vector<int64_t>{0, 3, 1, 2} : gru ? std::vector<int64_t>{1, 0, 2}
-                                                                                   : std::vector<int64_t>{0};
+  const std::vector<int64_t> order = lstm  ? std::vector<int64_t>{0, 3, 1, 2}
+                                     : gru ? std::vector<int64_t>{1, 0, 2}
+                                           : std::vector<int64_t>{0};
   const size_t w_index = lstm ? 3 : 2;
   const ir::Parameter& w = fused(e, f, w_index, "weight_l0");
   NN_CHECK(int64_t(w.data.size()) == D * G * H * (I + H)) << "weight_l0 has " << w.data.size() << " values";
@@ -46,7 +48,8 @@ void emit_recurrent(Emitter& e, const ir::Function& f) {
         for (int64_t j = 0; j < H; ++j)
           bias[size_t((d * 2 * G + k) * H + j)] = b.data[size_t((d * rows + order[size_t(k)]) * H + j)];
       if (gru)  // n_h goes to the recurrent bias of the h gate
-        for (int64_t j = 0; j < H; ++j) bias[size_t((d * 2 * G + G + 2) * H + j)] = b.data[size_t((d * 4 + 3) * H + j)];
+        for (int64_t j = 0; j < H; ++j)
+          bias[size_t((d * 2 * G + G + 2) * H + j)] = b.data[size_t((d * 4 + 3) * H + j)];
     }
   }
   inputs.push_back(e.float_initializer("rnn_B", bias, {D, 2 * G * H}));

@@ -60,7 +60,8 @@ void emit_sort(Emitter& e, const ir::Function& f) {
   const std::string& x = f.inputs.at(0);
   const Shape& xs = e.shape(x);
   const int64_t axis = axis_in(f.attrs.get_int("axis", -1), xs.size());
-  const bool with_index = f.attrs.get_bool("with_index", false), only_index = f.attrs.get_bool("only_index", false);
+  const bool with_index = f.attrs.get_bool("with_index", false),
+             only_index = f.attrs.get_bool("only_index", false);
   const std::string values = only_index ? e.fresh(x, "sorted") : f.outputs.at(0);
   std::string indices = top_k(e, x, xs[size_t(axis)], axis, f.attrs.get_bool("reverse", false), values);
   if (only_index) {
@@ -137,7 +138,7 @@ void emit_top_k_data(Emitter& e, const ir::Function& f) {
 
 void add_selection_rules(std::vector<Rule>& rules) {
   rules.push_back({"OneHot", 6, emit_one_hot});
-  rules.push_back({"Sort", 11, emit_sort});         // TopK with largest/sorted from opset 11
+  rules.push_back({"Sort", 11, emit_sort});  // TopK with largest/sorted from opset 11
   rules.push_back({"TopKData", 11, emit_top_k_data});
 }
 

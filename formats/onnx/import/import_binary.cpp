@@ -73,8 +73,7 @@ void variadic(ImportContext& ctx, const NodeView& node, const char* type, bool m
     const bool last = i + 1 == node.num_inputs() && !mean;
     acc = ctx.emit1(type, {acc, broadcast_to(ctx, node.input(i), out)}, {}, last ? node.output(0) : "");
   }
-  if (mean)
-    ctx.emit1("MulScalar", {acc}, {{"val", 1.0 / double(node.num_inputs())}}, node.output(0));
+  if (mean) ctx.emit1("MulScalar", {acc}, {{"val", 1.0 / double(node.num_inputs())}}, node.output(0));
 }
 
 void import_where(ImportContext& ctx, const NodeView& node) {
@@ -95,12 +94,12 @@ void import_bit_shift(ImportContext& ctx, const NodeView& node) {
   ctx.set_data_type(node.output(0), ctx.data_type(node.input(0)));
 }
 
-#define NN_BINARY(onnx_op, nnabla_type, since, explicit_broadcast)                                  \
-  rules.push_back({onnx_op, since, 17, [](ImportContext& c, const NodeView& n) {                    \
-                     binary(c, n, nnabla_type, explicit_broadcast);                                 \
-                   }})
-#define NN_VARIADIC(onnx_op, nnabla_type, since, mean)                                              \
-  rules.push_back({onnx_op, since, 17, [](ImportContext& c, const NodeView& n) { variadic(c, n, nnabla_type, mean); }})
+#define NN_BINARY(onnx_op, nnabla_type, since, explicit_broadcast) \
+  rules.push_back({onnx_op, since, 17,                             \
+                   [](ImportContext& c, const NodeView& n) { binary(c, n, nnabla_type, explicit_broadcast); }})
+#define NN_VARIADIC(onnx_op, nnabla_type, since, mean) \
+  rules.push_back(                                     \
+      {onnx_op, since, 17, [](ImportContext& c, const NodeView& n) { variadic(c, n, nnabla_type, mean); }})
 
 }  // namespace
 

@@ -15,7 +15,8 @@ std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 // Throws unless attribute a holds one of the expected types (a Softmax axis given as a string must not
 // read as 0). Files of IR version 1 leave `type` unset: those are taken as written.
-void expect_type(const ::onnx::AttributeProto& a, std::initializer_list<::onnx::AttributeProto::AttributeType> ok) {
+void expect_type(const ::onnx::AttributeProto& a,
+                 std::initializer_list<::onnx::AttributeProto::AttributeType> ok) {
   if (a.type() == ::onnx::AttributeProto::UNDEFINED) return;
   for (auto t : ok)
     if (a.type() == t) return;

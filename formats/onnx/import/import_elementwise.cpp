@@ -26,7 +26,9 @@ void import_identity(ImportContext& ctx, const NodeView& node) {
 }  // namespace
 
 bool cast_keeps_values(int32_t from, int32_t to) {
-  const auto half = [](int32_t t) { return t == ::onnx::TensorProto::FLOAT16 || t == ::onnx::TensorProto::BFLOAT16; };
+  const auto half = [](int32_t t) {
+    return t == ::onnx::TensorProto::FLOAT16 || t == ::onnx::TensorProto::BFLOAT16;
+  };
   const auto wide = [](int32_t t) { return t == ::onnx::TensorProto::FLOAT || t == ::onnx::TensorProto::DOUBLE; };
   if (from == ::onnx::TensorProto::STRING || to == ::onnx::TensorProto::STRING) return false;
   if (half(to)) return from == to;
@@ -41,8 +43,8 @@ std::string round_to_half(ImportContext& ctx, const std::string& x, const std::s
   // the two subtractions are exact float32 operations, each its own function).
   const std::string t = ctx.emit1("MulScalar", {x}, {{"val", 8193.0}});
   const std::string hi = ctx.emit1("Sub2", {t, ctx.emit1("Sub2", {t, x})});
-  const std::string clamped = ctx.emit1("MinimumScalar", {ctx.emit1("MaximumScalar", {hi}, {{"val", -65504.0}})},
-                                        {{"val", 65504.0}});
+  const std::string clamped =
+      ctx.emit1("MinimumScalar", {ctx.emit1("MaximumScalar", {hi}, {{"val", -65504.0}})}, {{"val", 65504.0}});
   // Subnormal range (|x| < 2^-14): multiples of 2^-24, by adding and removing 0.75 (whose ulp is 2^-24).
   const std::string sub = ctx.emit1("AddScalar", {ctx.emit1("AddScalar", {x}, {{"val", 0.75}})}, {{"val", -0.75}});
   const std::string a = ctx.emit1("Abs", {x});
@@ -75,8 +77,8 @@ void import_cast_like(ImportContext& ctx, const NodeView& node) {
   const bool to_half = to == ::onnx::TensorProto::FLOAT16 &&
                        (from == ::onnx::TensorProto::FLOAT || from == ::onnx::TensorProto::DOUBLE);
   NN_CHECK_CODE(to_half || cast_keeps_values(from, to), ErrorCode::kUnsupported)
-        << "CastLike from " << data_type_name(from) << " to " << data_type_name(to)
-        << " changes the precision; not supported";
+      << "CastLike from " << data_type_name(from) << " to " << data_type_name(to)
+      << " changes the precision; not supported";
   const bool to_int = to != ::onnx::TensorProto::FLOAT && to != ::onnx::TensorProto::DOUBLE;
   const bool from_float = from == ::onnx::TensorProto::FLOAT || from == ::onnx::TensorProto::DOUBLE;
   if (to == ::onnx::TensorProto::FLOAT16 && from_float) {
@@ -204,11 +206,12 @@ void import_shrink(ImportContext& ctx, const NodeView& node) {
   ctx.emit1("Add2", {hi, lo}, {}, node.output(0));
 }
 
-#define NN_UNARY(onnx_op, nnabla_type, since)                                                              \
+#define NN_UNARY(onnx_op, nnabla_type, since) \
   rules.push_back({onnx_op, since, 17, [](ImportContext& c, const NodeView& n) { unary(c, n, nnabla_type); }})
-#define NN_UNARY_ARG(onnx_op, nnabla_type, since, value)                                                   \
-  rules.push_back({onnx_op, since, 17,                                                                     \
-                   [](ImportContext& c, const NodeView& n) { unary(c, n, nnabla_type, {{"val", value}}); }})
+#define NN_UNARY_ARG(onnx_op, nnabla_type, since, value)                         \
+  rules.push_back({onnx_op, since, 17, [](ImportContext& c, const NodeView& n) { \
+                     unary(c, n, nnabla_type, {{"val", value}});                 \
+                   }})
 
 }  // namespace
 
@@ -235,7 +238,9 @@ void add_elementwise_rules(std::vector<OpRule>& rules) {
   NN_UNARY("Atanh", "ATanh", 9);
   NN_UNARY("Cosh", "Cosh", 9);
   NN_UNARY("Sinh", "Sinh", 9);
-  rules.push_back({"Sign", 9, 17, [](ImportContext& c, const NodeView& n) { unary(c, n, "Sign", {{"alpha", 0.0}}); }});
+  rules.push_back({"Sign", 9, 17, [](ImportContext& c, const NodeView& n) {
+                     unary(c, n, "Sign", {{"alpha", 0.0}});
+                   }});
   NN_UNARY("IsNaN", "IsNaN", 9);
   NN_UNARY("Erf", "Erf", 9);
   rules.push_back({"Round", 11, 17, import_round});

@@ -1,4 +1,5 @@
-// ONNX element indexing: GatherElements, ScatterElements/Scatter, GatherND, ScatterND, OneHot, Hardmax, Trilu, EyeLike.
+// ONNX element indexing: GatherElements, ScatterElements/Scatter, GatherND, ScatterND, OneHot, Hardmax, Trilu,
+// EyeLike.
 #include "formats/onnx/import/op_rules.hpp"
 #include "nn/core/error.hpp"
 
@@ -24,8 +25,8 @@ std::string wrap_negative(ImportContext& ctx, const std::string& idx, int64_t di
 // nnabla GatherNd/ScatterNd indices (rank, *indices.shape) addressing data element-wise along `axis`.
 std::string element_indices(ImportContext& ctx, const std::string& indices, const Shape& data_shape, size_t axis) {
   const Shape is = ctx.shape(indices);
-  NN_CHECK(is.size() == data_shape.size()) << "indices " << to_string(is) << " and data " << to_string(data_shape)
-                                           << " must have the same rank";
+  NN_CHECK(is.size() == data_shape.size())
+      << "indices " << to_string(is) << " and data " << to_string(data_shape) << " must have the same rank";
   std::vector<std::string> parts;
   for (size_t d = 0; d < is.size(); ++d)
     parts.push_back(d == axis ? wrap_negative(ctx, indices, data_shape[d]) : iota_along(ctx, is, d));
@@ -56,7 +57,8 @@ void import_scatter_elements(ImportContext& ctx, const NodeView& node) {
 
 // ONNX (..., M) index tuples as nnabla's (M', ...) with the batch_dims leading axes prepended as iotas and
 // negative indices wrapped.
-std::string nd_indices(ImportContext& ctx, const std::string& indices, const Shape& data_shape, int64_t batch_dims) {
+std::string nd_indices(ImportContext& ctx, const std::string& indices, const Shape& data_shape,
+                       int64_t batch_dims) {
   const Shape is = ctx.shape(indices);
   NN_CHECK(!is.empty()) << "indices must have rank >= 1";
   const int64_t m = is.back();
@@ -139,8 +141,8 @@ void import_hardmax(ImportContext& ctx, const NodeView& node) {
     axis = 1;
   }
   const Shape fs = ctx.shape(flat);
-  const std::string idx =
-      ctx.emit1("Max", {flat}, {{"axes", std::vector<int64_t>{int64_t(axis)}}, {"keep_dims", true}, {"only_index", true}});
+  const std::string idx = ctx.emit1(
+      "Max", {flat}, {{"axes", std::vector<int64_t>{int64_t(axis)}}, {"keep_dims", true}, {"only_index", true}});
   const std::string y = one_hot_mask(ctx, idx, fs, axis);
   reshape_to(ctx, y, xs, node.output(0));
 }
@@ -154,7 +156,8 @@ void import_trilu(ImportContext& ctx, const NodeView& node) {
 }
 
 void import_eye_like(ImportContext& ctx, const NodeView& node) {
-  NN_CHECK(ctx.rank(node.input(0)) == 2) << "EyeLike needs a 2-D input, got " << to_string(ctx.shape(node.input(0)));
+  NN_CHECK(ctx.rank(node.input(0)) == 2)
+      << "EyeLike needs a 2-D input, got " << to_string(ctx.shape(node.input(0)));
   ctx.emit1("EyeLike", {node.input(0)}, {{"k", node.get_int("k", 0)}}, node.output(0));
   ctx.set_data_type(node.output(0), int32_t(node.get_int("dtype", ctx.data_type(node.input(0)))));
 }

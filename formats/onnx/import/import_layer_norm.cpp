@@ -1,4 +1,5 @@
-// ONNX LayerNormalization (nnabla LayerNormalization, or composed when Mean/InvStdDev are read) and MeanVarianceNormalization.
+// ONNX LayerNormalization (nnabla LayerNormalization, or composed when Mean/InvStdDev are read) and
+// MeanVarianceNormalization.
 #include "formats/onnx/import/op_rules.hpp"
 #include "nn/core/error.hpp"
 
@@ -31,14 +32,17 @@ void import_layer_norm(ImportContext& ctx, const NodeView& node) {
   Shape param(xs);
   std::vector<int64_t> batch_axes, norm_axes;
   for (int64_t i = 0; i < rank; ++i) {
-    if (i < axis) param[size_t(i)] = 1, batch_axes.push_back(i);
-    else norm_axes.push_back(i);
+    if (i < axis)
+      param[size_t(i)] = 1, batch_axes.push_back(i);
+    else
+      norm_axes.push_back(i);
   }
   const std::string scale = broadcast_to(ctx, node.input(1), param);
   const bool has_bias = !node.input(2).empty();
   const bool stats = !node.output(1).empty() || !node.output(2).empty();
   if (!stats && axis > 0) {
-    const std::string bias = has_bias ? broadcast_to(ctx, node.input(2), param) : filled_constant(ctx, param, 0.0f);
+    const std::string bias =
+        has_bias ? broadcast_to(ctx, node.input(2), param) : filled_constant(ctx, param, 0.0f);
     ctx.emit1("LayerNormalization", {x, bias, scale},
               {{"batch_axis", batch_axes}, {"eps", eps}, {"no_scale", false}, {"no_bias", false}}, node.output(0));
     return;
@@ -61,7 +65,8 @@ void import_mvn(ImportContext& ctx, const NodeView& node) {
   const std::string mean = ctx.emit1("Mean", {x}, reduce);
   const std::string centred = ctx.emit1("Sub2", {x, broadcast_to(ctx, mean, xs)});
   const std::string var = ctx.emit1("Mean", {ctx.emit1("Mul2", {centred, centred})}, reduce);
-  const std::string std_eps = ctx.emit1("AddScalar", {ctx.emit1("PowScalar", {var}, {{"val", 0.5}})}, {{"val", 1e-9}});
+  const std::string std_eps =
+      ctx.emit1("AddScalar", {ctx.emit1("PowScalar", {var}, {{"val", 0.5}})}, {{"val", 1e-9}});
   ctx.emit1("Div2", {centred, broadcast_to(ctx, std_eps, xs)}, {}, node.output(0));
 }
 

@@ -32,8 +32,7 @@ void nll(ImportContext& ctx, const NodeView& node, const std::string& x, const s
   for (size_t i = 0; i < iota.size(); ++i) iota[i] = float((int64_t(i) / inner) % C);
   std::string w = ctx.emit1("Equal", {broadcast_to(ctx, t, xs), ctx.constant(xs, iota)});
   if (node.has("ignore_index")) {
-    const std::string valid =
-        ctx.emit1("NotEqualScalar", {t}, {{"val", double(node.get_int("ignore_index", 0))}});
+    const std::string valid = ctx.emit1("NotEqualScalar", {t}, {{"val", double(node.get_int("ignore_index", 0))}});
     w = ctx.emit1("Mul2", {w, broadcast_to(ctx, valid, xs)});
   }
   if (!node.input(2).empty()) {

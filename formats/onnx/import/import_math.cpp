@@ -14,8 +14,8 @@ std::string transpose2d(ImportContext& ctx, const std::string& x) {
 void import_gemm(ImportContext& ctx, const NodeView& node) {
   std::string a = node.input(0), b = node.input(1);
   const std::string c = node.input(2);
-  NN_CHECK(ctx.rank(a) == 2 && ctx.rank(b) == 2) << "Gemm needs 2-D A and B, got " << to_string(ctx.shape(a))
-                                                 << " and " << to_string(ctx.shape(b));
+  NN_CHECK(ctx.rank(a) == 2 && ctx.rank(b) == 2)
+      << "Gemm needs 2-D A and B, got " << to_string(ctx.shape(a)) << " and " << to_string(ctx.shape(b));
   if (node.get_int("transA", 0)) a = transpose2d(ctx, a);
   if (node.get_int("transB", 0)) b = transpose2d(ctx, b);  // folded when B is an initializer
   const double alpha = node.get_float("alpha", 1.0f), beta = node.get_float("beta", 1.0f);
@@ -32,7 +32,8 @@ void import_gemm(ImportContext& ctx, const NodeView& node) {
       bias.clear();
     }
   }
-  const std::string y = ctx.emit1("Affine", inputs, {{"base_axis", int64_t(1)}}, bias.empty() ? node.output(0) : "");
+  const std::string y =
+      ctx.emit1("Affine", inputs, {{"base_axis", int64_t(1)}}, bias.empty() ? node.output(0) : "");
   if (!bias.empty()) {
     ctx.emit1("Add2", {y, broadcast_to(ctx, bias, {m, n})}, {}, node.output(0));
   }
@@ -108,7 +109,8 @@ void reduce(ImportContext& ctx, const NodeView& node, const char* type, const ch
   if (*pre) x = ctx.emit1(pre, {x}, std::string(pre) == "PowScalar" ? Attrs{{"val", pre_val}} : Attrs{});
   const bool keep = node.get_int("keepdims", 1) != 0;
   const std::string y = ctx.emit1(type, {x}, {{"axes", axes}, {"keep_dims", keep}}, *post ? "" : node.output(0));
-  if (*post) ctx.emit1(post, {y}, std::string(post) == "PowScalar" ? Attrs{{"val", post_val}} : Attrs{}, node.output(0));
+  if (*post)
+    ctx.emit1(post, {y}, std::string(post) == "PowScalar" ? Attrs{{"val", post_val}} : Attrs{}, node.output(0));
 }
 
 void arg_reduce(ImportContext& ctx, const NodeView& node, const char* type) {
@@ -131,7 +133,9 @@ void arg_reduce(ImportContext& ctx, const NodeView& node, const char* type) {
 void import_cumsum(ImportContext& ctx, const NodeView& node) {
   const int64_t axis = normalize_axis(ctx.const_ints(node.input(1)).at(0), ctx.rank(node.input(0)));
   ctx.emit1("CumSum", {node.input(0)},
-            {{"axis", axis}, {"exclusive", node.get_int("exclusive", 0) != 0}, {"reverse", node.get_int("reverse", 0) != 0}},
+            {{"axis", axis},
+             {"exclusive", node.get_int("exclusive", 0) != 0},
+             {"reverse", node.get_int("reverse", 0) != 0}},
             node.output(0));
 }
 
@@ -157,9 +161,9 @@ void import_det(ImportContext& ctx, const NodeView& node) {
   reshape_to(ctx, ctx.emit1("BatchDet", {x}), batch, node.output(0));
 }
 
-#define NN_REDUCE(onnx_op, type, pre, pre_val, post, post_val, since, until, axes_input)               \
-  rules.push_back({onnx_op, since, until, [](ImportContext& c, const NodeView& n) {                   \
-                     reduce(c, n, type, pre, pre_val, post, post_val, axes_input);                    \
+#define NN_REDUCE(onnx_op, type, pre, pre_val, post, post_val, since, until, axes_input) \
+  rules.push_back({onnx_op, since, until, [](ImportContext& c, const NodeView& n) {      \
+                     reduce(c, n, type, pre, pre_val, post, post_val, axes_input);       \
                    }})
 
 }  // namespace

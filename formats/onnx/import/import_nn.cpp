@@ -1,4 +1,5 @@
-// ONNX layer operators: Conv, ConvTranspose, BatchNormalization (also training_mode), InstanceNormalization, LRN, Dropout.
+// ONNX layer operators: Conv, ConvTranspose, BatchNormalization (also training_mode), InstanceNormalization, LRN,
+// Dropout.
 #include "formats/onnx/import/op_rules.hpp"
 #include "formats/onnx/import/spatial_pads.hpp"
 #include "nn/core/error.hpp"
@@ -7,14 +8,16 @@ namespace nn::formats::onnx {
 
 namespace {
 
-std::vector<int64_t> spatial(const Shape& s, size_t from = 2) { return std::vector<int64_t>(s.begin() + long(from), s.end()); }
+std::vector<int64_t> spatial(const Shape& s, size_t from = 2) {
+  return std::vector<int64_t>(s.begin() + long(from), s.end());
+}
 
 void import_conv(ImportContext& ctx, const NodeView& node) {
   std::string x = node.input(0);
   const std::string w = node.input(1), b = node.input(2);
   const Shape xs = ctx.shape(x), ws = ctx.shape(w);
-  NN_CHECK(xs.size() >= 3 && ws.size() == xs.size()) << "input " << to_string(xs) << " and weight "
-                                                     << to_string(ws) << " ranks do not fit a convolution";
+  NN_CHECK(xs.size() >= 3 && ws.size() == xs.size())
+      << "input " << to_string(xs) << " and weight " << to_string(ws) << " ranks do not fit a convolution";
   const size_t k = xs.size() - 2;
   const std::vector<int64_t> strides = node.get_ints("strides", std::vector<int64_t>(k, 1));
   const std::vector<int64_t> dilations = node.get_ints("dilations", std::vector<int64_t>(k, 1));
@@ -23,14 +26,19 @@ void import_conv(ImportContext& ctx, const NodeView& node) {
   const SpatialPads pads = resolve_pads(node, spatial(xs), effective, strides);
   std::vector<int64_t> pad = pads.begin;
   if (!pads.symmetric()) {  // asymmetric: explicit Pad, zero pads in the convolution
-    x = ctx.emit1("Pad", {x}, {{"pad_width", pads.pad_width()}, {"mode", std::string("constant")}, {"constant_value", 0.0}});
+    x = ctx.emit1("Pad", {x},
+                  {{"pad_width", pads.pad_width()}, {"mode", std::string("constant")}, {"constant_value", 0.0}});
     pad.assign(k, 0);
   }
   std::vector<std::string> inputs{x, w};
   if (!b.empty()) inputs.push_back(b);
   ctx.emit1("Convolution", inputs,
-            {{"base_axis", int64_t(1)}, {"pad", pad}, {"stride", strides}, {"dilation", dilations},
-             {"group", node.get_int("group", 1)}, {"channel_last", false}},
+            {{"base_axis", int64_t(1)},
+             {"pad", pad},
+             {"stride", strides},
+             {"dilation", dilations},
+             {"group", node.get_int("group", 1)},
+             {"channel_last", false}},
             node.output(0));
 }
 
@@ -67,8 +75,11 @@ void import_conv_transpose(ImportContext& ctx, const NodeView& node) {
                                 std::equal(pads.begin(), pads.begin() + long(k), pads.begin() + long(k));
   std::vector<std::string> inputs{x, w};
   if (!b.empty()) inputs.push_back(b);
-  Attrs attrs{{"base_axis", int64_t(1)}, {"stride", strides}, {"dilation", dilations},
-              {"group", node.get_int("group", 1)}, {"channel_last", false}};
+  Attrs attrs{{"base_axis", int64_t(1)},
+              {"stride", strides},
+              {"dilation", dilations},
+              {"group", node.get_int("group", 1)},
+              {"channel_last", false}};
   if (symmetric_direct) {
     attrs.set("pad", std::vector<int64_t>(pads.begin(), pads.begin() + long(k)));
     attrs.set("output_padding", out_pad);
@@ -108,7 +119,8 @@ void batch_norm_training(ImportContext& ctx, const NodeView& node, const Shape& 
   for (size_t k = 1; k <= 2; ++k) {
     if (node.output(k).empty()) continue;
     const std::string old = ctx.emit1("MulScalar", {node.input(2 + k)}, {{"val", momentum}});
-    const std::string cur = ctx.emit1("MulScalar", {reshape_to(ctx, k == 1 ? mean : var, running)}, {{"val", 1.0 - momentum}});
+    const std::string cur =
+        ctx.emit1("MulScalar", {reshape_to(ctx, k == 1 ? mean : var, running)}, {{"val", 1.0 - momentum}});
     ctx.emit1("Add2", {old, cur}, {}, node.output(k));
   }
 }
@@ -164,12 +176,16 @@ void import_lrn(ImportContext& ctx, const NodeView& node) {
   for (size_t i = 2; i < xs.size(); ++i) rest *= xs[i];
   const std::string sq = ctx.emit1("PowScalar", {x}, {{"val", 2.0}});
   const std::string flat = reshape_to(ctx, sq, {xs[0], 1, xs[1], rest});
-  const std::string padded = ctx.emit1("Pad", {flat}, {{"pad_width", std::vector<int64_t>{lo, hi, 0, 0}},
-                                                      {"mode", std::string("constant")}, {"constant_value", 0.0}});
-  const std::string summed = ctx.emit1(
-      "SumPooling", {padded},
-      {{"kernel", std::vector<int64_t>{size, 1}}, {"stride", std::vector<int64_t>{1, 1}}, {"ignore_border", true},
-       {"pad", std::vector<int64_t>{0, 0}}, {"channel_last", false}});
+  const std::string padded = ctx.emit1("Pad", {flat},
+                                       {{"pad_width", std::vector<int64_t>{lo, hi, 0, 0}},
+                                        {"mode", std::string("constant")},
+                                        {"constant_value", 0.0}});
+  const std::string summed = ctx.emit1("SumPooling", {padded},
+                                       {{"kernel", std::vector<int64_t>{size, 1}},
+                                        {"stride", std::vector<int64_t>{1, 1}},
+                                        {"ignore_border", true},
+                                        {"pad", std::vector<int64_t>{0, 0}},
+                                        {"channel_last", false}});
   std::string denom = reshape_to(ctx, summed, xs);
   denom = ctx.emit1("MulScalar", {denom}, {{"val", alpha / double(size)}});
   denom = ctx.emit1("AddScalar", {denom}, {{"val", bias}});

@@ -15,8 +15,8 @@ Attrs pool_attrs(const std::vector<int64_t>& kernel, const std::vector<int64_t>&
 }
 
 std::string pad_input(ImportContext& ctx, const std::string& x, const SpatialPads& p, double value) {
-  return ctx.emit1("Pad", {x}, {{"pad_width", p.pad_width()}, {"mode", std::string("constant")},
-                                {"constant_value", value}});
+  return ctx.emit1("Pad", {x},
+                   {{"pad_width", p.pad_width()}, {"mode", std::string("constant")}, {"constant_value", value}});
 }
 
 void pool(ImportContext& ctx, const NodeView& node, bool max) {
@@ -25,8 +25,8 @@ void pool(ImportContext& ctx, const NodeView& node, bool max) {
   const Shape xs = ctx.shape(x);
   const std::vector<int64_t> kernel = node.get_ints("kernel_shape");
   const size_t k = kernel.size();
-  NN_CHECK(k >= 1 && xs.size() == k + 2) << "kernel_shape " << to_string(kernel) << " does not fit input "
-                                         << to_string(xs);
+  NN_CHECK(k >= 1 && xs.size() == k + 2)
+      << "kernel_shape " << to_string(kernel) << " does not fit input " << to_string(xs);
   const std::vector<int64_t> strides = node.get_ints("strides", std::vector<int64_t>(k, 1));
   for (auto d : node.get_ints("dilations", std::vector<int64_t>(k, 1)))
     NN_CHECK_CODE(d == 1, ErrorCode::kUnsupported) << "pooling dilations other than 1 are not supported";
@@ -37,7 +37,8 @@ void pool(ImportContext& ctx, const NodeView& node, bool max) {
       const int64_t span = in[i] + pads.begin[i] + pads.end[i] - kernel[i];
       int64_t out = (span + strides[i] - 1) / strides[i] + 1;
       if ((out - 1) * strides[i] >= in[i] + pads.begin[i]) --out;
-      pads.end[i] += std::max<int64_t>(0, (out - 1) * strides[i] + kernel[i] - (in[i] + pads.begin[i] + pads.end[i]));
+      pads.end[i] +=
+          std::max<int64_t>(0, (out - 1) * strides[i] + kernel[i] - (in[i] + pads.begin[i] + pads.end[i]));
     }
   }
   const bool include_pad = node.get_int("count_include_pad", 0) != 0;
@@ -58,7 +59,8 @@ void pool(ImportContext& ctx, const NodeView& node, bool max) {
   for (size_t i = 0; i < k; ++i) ones_shape[2 + i] = in[i];
   std::string count_source = filled_constant(ctx, ones_shape, 1.0f);
   // count_include_pad counts the explicit pads (not the ceil_mode extension beyond them).
-  const std::string counted = include_pad ? pad_input(ctx, count_source, pads, 1.0) : pad_input(ctx, count_source, pads, 0.0);
+  const std::string counted =
+      include_pad ? pad_input(ctx, count_source, pads, 1.0) : pad_input(ctx, count_source, pads, 0.0);
   const std::string count = ctx.emit1("SumPooling", {counted}, unpadded);
   ctx.emit1("Div2", {sum, count}, {}, node.output(0));
 }
@@ -79,7 +81,8 @@ void global_pool(ImportContext& ctx, const NodeView& node, bool max) {
 void add_pooling_rules(std::vector<OpRule>& rules) {
   rules.push_back({"MaxPool", 1, 17, [](ImportContext& c, const NodeView& n) { pool(c, n, true); }});
   rules.push_back({"AveragePool", 1, 17, [](ImportContext& c, const NodeView& n) { pool(c, n, false); }});
-  rules.push_back({"GlobalAveragePool", 1, 17, [](ImportContext& c, const NodeView& n) { global_pool(c, n, false); }});
+  rules.push_back(
+      {"GlobalAveragePool", 1, 17, [](ImportContext& c, const NodeView& n) { global_pool(c, n, false); }});
   rules.push_back({"GlobalMaxPool", 1, 17, [](ImportContext& c, const NodeView& n) { global_pool(c, n, true); }});
 }
 

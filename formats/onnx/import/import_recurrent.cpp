@@ -11,8 +11,8 @@ enum class Cell { kLstm, kGru, kRnn };
 
 struct CellInfo {
   const char* type;
-  int64_t gates;                     // ONNX gate blocks in W/R
-  std::vector<int64_t> gate_order;   // ONNX gate block for each nnabla gate
+  int64_t gates;                    // ONNX gate blocks in W/R
+  std::vector<int64_t> gate_order;  // ONNX gate block for each nnabla gate
   std::vector<std::string> default_activations;
 };
 
@@ -22,13 +22,13 @@ CellInfo cell_info(Cell c) {
       return {"LSTM", 4, {0, 2, 3, 1}, {"Sigmoid", "Tanh", "Tanh"}};
     case Cell::kGru:  // ONNX z, r, h -> nnabla r, z, n
       return {"GRU", 3, {1, 0, 2}, {"Sigmoid", "Tanh"}};
-    case Cell::kRnn:
-      return {"RNN", 1, {0}, {"Tanh"}};
+    case Cell::kRnn: return {"RNN", 1, {0}, {"Tanh"}};
   }
   return {"RNN", 1, {0}, {"Tanh"}};
 }
 
-std::string gather_gates(ImportContext& ctx, const std::string& x, const std::vector<int64_t>& order, int64_t axis) {
+std::string gather_gates(ImportContext& ctx, const std::string& x, const std::vector<int64_t>& order,
+                         int64_t axis) {
   bool identity = true;
   for (size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == int64_t(i);
   if (identity) return x;
@@ -74,13 +74,14 @@ void import_recurrent(ImportContext& ctx, const NodeView& node, Cell cell) {
   NN_CHECK(ws.size() == 3 && ws[0] == D && ws[2] == I && ws[1] % info.gates == 0)
       << "W " << to_string(ws) << " does not match " << D << " direction(s) and input size " << I;
   const int64_t H = ws[1] / info.gates;
-  NN_CHECK(node.get_int("hidden_size", H) == H) << "hidden_size " << node.get_int("hidden_size", H)
-                                                << " does not match W " << to_string(ws);
+  NN_CHECK(node.get_int("hidden_size", H) == H)
+      << "hidden_size " << node.get_int("hidden_size", H) << " does not match W " << to_string(ws);
   NN_CHECK(ctx.shape(node.input(2)) == Shape({D, info.gates * H, H}))
       << "R " << to_string(ctx.shape(node.input(2))) << " must be " << to_string(Shape{D, info.gates * H, H});
   // Variants the fused layers do not compute.
   NN_CHECK_CODE(!node.has("clip"), ErrorCode::kUnsupported) << "clip is not supported";
-  NN_CHECK_CODE(node.get_int("input_forget", 0) == 0, ErrorCode::kUnsupported) << "input_forget=1 is not supported";
+  NN_CHECK_CODE(node.get_int("input_forget", 0) == 0, ErrorCode::kUnsupported)
+      << "input_forget=1 is not supported";
   std::string nonlinearity = "tanh";
   const std::vector<std::string> acts = [&] {
     std::vector<std::string> a;
@@ -104,7 +105,8 @@ void import_recurrent(ImportContext& ctx, const NodeView& node, Cell cell) {
   bool unrolled = cell == Cell::kGru && node.get_int("linear_before_reset", 0) == 0;
   if (cell == Cell::kLstm && !node.input(7).empty()) {
     unrolled = !ctx.is_constant(node.input(7));
-    for (float p : unrolled ? std::vector<float>{} : ctx.const_values(node.input(7))) unrolled = unrolled || p != 0.0f;
+    for (float p : unrolled ? std::vector<float>{} : ctx.const_values(node.input(7)))
+      unrolled = unrolled || p != 0.0f;
   }
   if (unrolled) {
     import_recurrent_unrolled(ctx, node, cell == Cell::kLstm, x, batch_first);
@@ -126,9 +128,10 @@ void import_recurrent(ImportContext& ctx, const NodeView& node, Cell cell) {
       const std::string sum = ctx.emit1("Sum", {b2}, {{"axes", std::vector<int64_t>{1}}, {"keep_dims", false}});
       const std::string rz = gather_gates(ctx, sum, {1, 0}, 1);  // (D, 2, H): r, z
       const auto slice_n = [&](int64_t k) {
-        return ctx.emit1("Slice", {b2}, {{"start", std::vector<int64_t>{0, k, 2, 0}},
-                                         {"stop", std::vector<int64_t>{D, k + 1, 3, H}},
-                                         {"step", std::vector<int64_t>{1, 1, 1, 1}}});
+        return ctx.emit1("Slice", {b2},
+                         {{"start", std::vector<int64_t>{0, k, 2, 0}},
+                          {"stop", std::vector<int64_t>{D, k + 1, 3, H}},
+                          {"step", std::vector<int64_t>{1, 1, 1, 1}}});
       };
       const std::string nx = reshape_to(ctx, slice_n(0), {D, 1, H});
       const std::string nh = reshape_to(ctx, slice_n(1), {D, 1, H});
@@ -163,7 +166,8 @@ void import_recurrent(ImportContext& ctx, const NodeView& node, Cell cell) {
   if (reverse) y = ctx.emit1("Flip", {y}, {{"axes", std::vector<int64_t>{0}}});
   if (!node.output(0).empty()) {
     y = reshape_to(ctx, y, {T, B, D, H});
-    ctx.emit1("Transpose", {y}, {{"axes", batch_first ? std::vector<int64_t>{1, 0, 2, 3} : std::vector<int64_t>{0, 2, 1, 3}}},
+    ctx.emit1("Transpose", {y},
+              {{"axes", batch_first ? std::vector<int64_t>{1, 0, 2, 3} : std::vector<int64_t>{0, 2, 1, 3}}},
               node.output(0));
   }
   for (size_t k = 1; k < outs.size(); ++k) {
@@ -180,7 +184,8 @@ void import_recurrent(ImportContext& ctx, const NodeView& node, Cell cell) {
 }  // namespace
 
 void add_recurrent_rules(std::vector<OpRule>& rules) {
-  rules.push_back({"LSTM", 7, 17, [](ImportContext& c, const NodeView& n) { import_recurrent(c, n, Cell::kLstm); }});
+  rules.push_back(
+      {"LSTM", 7, 17, [](ImportContext& c, const NodeView& n) { import_recurrent(c, n, Cell::kLstm); }});
   rules.push_back({"GRU", 7, 17, [](ImportContext& c, const NodeView& n) { import_recurrent(c, n, Cell::kGru); }});
   rules.push_back({"RNN", 7, 17, [](ImportContext& c, const NodeView& n) { import_recurrent(c, n, Cell::kRnn); }});
 }

@@ -1,12 +1,15 @@
-// ONNX LSTM with peepholes and GRU with linear_before_reset=0, which nnabla's fused cells do not compute: unrolled over time.
+// ONNX LSTM with peepholes and GRU with linear_before_reset=0, which nnabla's fused cells do not compute: unrolled
+// over time.
 #include "formats/onnx/import/op_rules.hpp"
 #include "nn/core/error.hpp"
 
 namespace nn::formats::onnx {
 namespace {
 
-std::string slice(ImportContext& ctx, const std::string& x, std::vector<int64_t> start, std::vector<int64_t> stop) {
-  return ctx.emit1("Slice", {x}, {{"start", start}, {"stop", stop}, {"step", std::vector<int64_t>(start.size(), 1)}});
+std::string slice(ImportContext& ctx, const std::string& x, std::vector<int64_t> start,
+                  std::vector<int64_t> stop) {
+  return ctx.emit1("Slice", {x},
+                   {{"start", start}, {"stop", stop}, {"step", std::vector<int64_t>(start.size(), 1)}});
 }
 
 // Columns [from, to) of a 2-D (rows, n) tensor.
@@ -14,8 +17,12 @@ std::string columns(ImportContext& ctx, const std::string& x, int64_t from, int6
   return slice(ctx, x, {0, from}, {ctx.shape(x)[0], to});
 }
 
-std::string add(ImportContext& ctx, const std::string& a, const std::string& b) { return ctx.emit1("Add2", {a, b}); }
-std::string mul(ImportContext& ctx, const std::string& a, const std::string& b) { return ctx.emit1("Mul2", {a, b}); }
+std::string add(ImportContext& ctx, const std::string& a, const std::string& b) {
+  return ctx.emit1("Add2", {a, b});
+}
+std::string mul(ImportContext& ctx, const std::string& a, const std::string& b) {
+  return ctx.emit1("Mul2", {a, b});
+}
 
 }  // namespace
 
@@ -40,8 +47,10 @@ void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool ls
   const std::string flat_x = reshape_to(ctx, x, {T * B, I});
   std::vector<std::string> ys, hs, cs;
   for (int64_t d = 0; d < D; ++d) {
-    const std::string wt = ctx.emit1("Transpose", {per_direction(node.input(1), d, {G * H, I})}, {{"axes", std::vector<int64_t>{1, 0}}});
-    const std::string rt = ctx.emit1("Transpose", {per_direction(node.input(2), d, {G * H, H})}, {{"axes", std::vector<int64_t>{1, 0}}});
+    const std::string wt = ctx.emit1("Transpose", {per_direction(node.input(1), d, {G * H, I})},
+                                     {{"axes", std::vector<int64_t>{1, 0}}});
+    const std::string rt = ctx.emit1("Transpose", {per_direction(node.input(2), d, {G * H, H})},
+                                     {{"axes", std::vector<int64_t>{1, 0}}});
     std::string wb, rb;
     if (!node.input(3).empty()) {
       const std::string b = per_direction(node.input(3), d, {2 * G * H});
@@ -53,7 +62,9 @@ void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool ls
     xw = reshape_to(ctx, xw, {T, B, G * H});
     std::string p;
     if (lstm && !node.input(7).empty()) p = per_direction(node.input(7), d, {3 * H});
-    const auto peephole = [&](int64_t k) { return reshape_to(ctx, slice(ctx, p, {k * H}, {(k + 1) * H}), {1, H}); };
+    const auto peephole = [&](int64_t k) {
+      return reshape_to(ctx, slice(ctx, p, {k * H}, {(k + 1) * H}), {1, H});
+    };
     std::string h = state0(5, d), c = lstm ? state0(6, d) : "";
     std::vector<std::string> steps(static_cast<size_t>(T));
     const bool reverse = direction == "reverse" || d == 1;
@@ -76,8 +87,9 @@ void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool ls
         if (!rb.empty()) zr = add(ctx, zr, columns(ctx, rb, 0, 2 * H));
         zr = ctx.emit1("Sigmoid", {zr});
         const std::string z = columns(ctx, zr, 0, H), r = columns(ctx, zr, H, 2 * H);
-        std::string hh = add(ctx, columns(ctx, xt, 2 * H, 3 * H),
-                             ctx.emit1("Affine", {mul(ctx, r, h), columns(ctx, rt, 2 * H, 3 * H)}, {{"base_axis", int64_t(1)}}));
+        std::string hh = add(
+            ctx, columns(ctx, xt, 2 * H, 3 * H),
+            ctx.emit1("Affine", {mul(ctx, r, h), columns(ctx, rt, 2 * H, 3 * H)}, {{"base_axis", int64_t(1)}}));
         if (!rb.empty()) hh = add(ctx, hh, columns(ctx, rb, 2 * H, 3 * H));
         hh = ctx.emit1("Tanh", {hh});
         h = add(ctx, hh, mul(ctx, z, ctx.emit1("Sub2", {h, hh})));  // (1 - z) hh + z h
@@ -90,14 +102,18 @@ void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool ls
   }
   if (!node.output(0).empty()) {
     const std::string y = ctx.emit1("Stack", ys, {{"axis", int64_t(1)}});  // (T, D, B, H)
-    if (batch_first) ctx.emit1("Transpose", {y}, {{"axes", std::vector<int64_t>{2, 0, 1, 3}}}, node.output(0));
-    else ctx.emit1("Identity", {y}, {}, node.output(0));
+    if (batch_first)
+      ctx.emit1("Transpose", {y}, {{"axes", std::vector<int64_t>{2, 0, 1, 3}}}, node.output(0));
+    else
+      ctx.emit1("Identity", {y}, {}, node.output(0));
   }
   for (size_t k = 1; k <= (lstm ? 2u : 1u); ++k) {
     if (node.output(k).empty()) continue;
     const std::string st = ctx.emit1("Stack", k == 1 ? hs : cs, {{"axis", int64_t(0)}});  // (D, B, H)
-    if (batch_first) ctx.emit1("Transpose", {st}, {{"axes", std::vector<int64_t>{1, 0, 2}}}, node.output(k));
-    else ctx.emit1("Identity", {st}, {}, node.output(k));
+    if (batch_first)
+      ctx.emit1("Transpose", {st}, {{"axes", std::vector<int64_t>{1, 0, 2}}}, node.output(k));
+    else
+      ctx.emit1("Identity", {st}, {}, node.output(k));
   }
 }
 

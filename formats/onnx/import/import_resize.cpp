@@ -120,8 +120,9 @@ bool simple_resize(const NodeView& node, const std::string& mode, const std::str
          node.get_int("exclude_outside", 0) == 0;
 }
 
-void emit_onnx_resize(ImportContext& ctx, const NodeView& node, const std::string& mode, const std::string& transform,
-                      const std::string& rounding, const std::vector<float>& scales, const std::vector<int64_t>& sizes) {
+void emit_onnx_resize(ImportContext& ctx, const NodeView& node, const std::string& mode,
+                      const std::string& transform, const std::string& rounding, const std::vector<float>& scales,
+                      const std::vector<int64_t>& sizes) {
   std::vector<double> roi, scale_values(scales.begin(), scales.end());
   if (ctx.opset() >= 11 && !node.input(1).empty())
     for (float v : ctx.const_values(node.input(1))) roi.push_back(v);
@@ -157,8 +158,7 @@ void import_resize(ImportContext& ctx, const NodeView& node) {
   NN_CHECK_CODE(node.get_ints("axes").empty(), ErrorCode::kUnsupported) << "the axes attribute is not supported";
   const std::string transform =
       ctx.opset() < 11 ? "asymmetric" : node.get_string("coordinate_transformation_mode", "half_pixel");
-  const std::string rounding =
-      ctx.opset() < 11 ? "floor" : node.get_string("nearest_mode", "round_prefer_floor");
+  const std::string rounding = ctx.opset() < 11 ? "floor" : node.get_string("nearest_mode", "round_prefer_floor");
   // With scales, ONNX's reference divides by the unrounded output length in*scale, ONNX Runtime by the
   // rounded one: refuse the case where they differ rather than pick one.
   if (transform == "align_corners" && sizes.empty()) {
@@ -206,14 +206,17 @@ void import_grid_sample(ImportContext& ctx, const NodeView& node) {
   const std::string mode = node.get_string("mode", "bilinear");
   const std::string padding = node.get_string("padding_mode", "zeros");
   // nearest: ONNX rounds halves to even, WarpByGrid away from zero.
-  NN_CHECK_CODE(mode == "bilinear", ErrorCode::kUnsupported) << "mode '" << mode << "' is not supported (bilinear)";
+  NN_CHECK_CODE(mode == "bilinear", ErrorCode::kUnsupported)
+      << "mode '" << mode << "' is not supported (bilinear)";
   NN_CHECK(padding == "zeros" || padding == "border" || padding == "reflection")
       << "padding_mode '" << padding << "' is not zeros, border or reflection";
   NN_CHECK(ctx.rank(node.input(0)) == 4 && ctx.rank(node.input(1)) == 4)
       << "GridSample needs X (N, C, H, W) and grid (N, H_out, W_out, 2)";
   ctx.emit1("WarpByGrid", {node.input(0), node.input(1)},
             {{"mode", std::string("linear")},
-             {"padding_mode", std::string(padding == "zeros" ? "zero" : padding == "border" ? "repeat" : "reflect")},
+             {"padding_mode", std::string(padding == "zeros"    ? "zero"
+                                          : padding == "border" ? "repeat"
+                                                                : "reflect")},
              {"align_corners", node.get_int("align_corners", 0) != 0},
              {"channel_last", false}},
             node.output(0));
@@ -239,12 +242,13 @@ void import_roi_align(ImportContext& ctx, const NodeView& node) {
   const std::string boxes =
       ctx.emit1("Concatenate", {reshape_to(ctx, node.input(2), {rs[0], 1}), rois}, {{"axis", int64_t(1)}});
   const int64_t ratio = node.get_int("sampling_ratio", 0);
-  ctx.emit1("RoiAlign", {node.input(0), boxes},
-            {{"output_size", std::vector<int64_t>{node.get_int("output_height", 1), node.get_int("output_width", 1)}},
-             {"spatial_scale", std::vector<double>{scale, scale}},
-             {"sampling_ratio", ratio > 0 ? ratio : int64_t(-1)},
-             {"channel_last", false}},
-            node.output(0));
+  ctx.emit1(
+      "RoiAlign", {node.input(0), boxes},
+      {{"output_size", std::vector<int64_t>{node.get_int("output_height", 1), node.get_int("output_width", 1)}},
+       {"spatial_scale", std::vector<double>{scale, scale}},
+       {"sampling_ratio", ratio > 0 ? ratio : int64_t(-1)},
+       {"channel_last", false}},
+      node.output(0));
 }
 
 }  // namespace

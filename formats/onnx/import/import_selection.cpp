@@ -12,13 +12,11 @@ void import_top_k(ImportContext& ctx, const NodeView& node) {
   const int64_t k = ctx.opset() < 10 ? node.get_int("k", 1) : ctx.const_ints(node.input(1)).at(0);
   const int64_t length = xs[size_t(axis)];
   NN_CHECK(k >= 0 && k <= length) << "k " << k << " is out of range for axis length " << length;
-  NN_CHECK_CODE(node.get_int("sorted", 1) == 1 || k == 1, ErrorCode::kUnsupported)
-      << "sorted=0 is not supported";
+  NN_CHECK_CODE(node.get_int("sorted", 1) == 1 || k == 1, ErrorCode::kUnsupported) << "sorted=0 is not supported";
   const bool largest = node.get_int("largest", 1) != 0;
   const bool whole = k == length;
   std::vector<std::string> sorted = ctx.emit(
-      "Sort", {node.input(0)},
-      {{"axis", axis}, {"reverse", largest}, {"with_index", true}, {"only_index", false}},
+      "Sort", {node.input(0)}, {{"axis", axis}, {"reverse", largest}, {"with_index", true}, {"only_index", false}},
       {whole ? node.output(0) : std::string(), whole ? node.output(1) : std::string()});
   if (!whole) {
     std::vector<int64_t> start(xs.size(), 0), stop(xs.begin(), xs.end()), step(xs.size(), 1);
@@ -69,8 +67,10 @@ void import_quantize(ImportContext& ctx, const NodeView& node, bool quantize) {
 
 void add_selection_rules(std::vector<OpRule>& rules) {
   rules.push_back({"TopK", 1, 17, import_top_k});
-  rules.push_back({"QuantizeLinear", 10, 17, [](ImportContext& c, const NodeView& n) { import_quantize(c, n, true); }});
-  rules.push_back({"DequantizeLinear", 10, 17, [](ImportContext& c, const NodeView& n) { import_quantize(c, n, false); }});
+  rules.push_back(
+      {"QuantizeLinear", 10, 17, [](ImportContext& c, const NodeView& n) { import_quantize(c, n, true); }});
+  rules.push_back(
+      {"DequantizeLinear", 10, 17, [](ImportContext& c, const NodeView& n) { import_quantize(c, n, false); }});
 }
 
 }  // namespace nn::formats::onnx

@@ -10,7 +10,8 @@ namespace nn::formats::onnx {
 
 namespace {
 
-void add_int_constant(ImportContext& ctx, const std::string& name, const Shape& shape, const std::vector<int64_t>& v) {
+void add_int_constant(ImportContext& ctx, const std::string& name, const Shape& shape,
+                      const std::vector<int64_t>& v) {
   ctx.add_constant(name, shape, std::vector<float>(v.begin(), v.end()), v, ::onnx::TensorProto::INT64);
 }
 
@@ -47,9 +48,9 @@ void import_constant_of_shape(ImportContext& ctx, const NodeView& node) {
   }
   Shape shape(dims.begin(), dims.end());
   const size_t n = size_t(ImportContext::checked_constant_size(node.output(0), shape));
-  ctx.add_constant(node.output(0), shape, std::vector<float>(n, value),
-                   type == ::onnx::TensorProto::FLOAT ? std::vector<int64_t>{} : std::vector<int64_t>(n, int64_t(value)),
-                   type);
+  ctx.add_constant(
+      node.output(0), shape, std::vector<float>(n, value),
+      type == ::onnx::TensorProto::FLOAT ? std::vector<int64_t>{} : std::vector<int64_t>(n, int64_t(value)), type);
 }
 
 void import_shape(ImportContext& ctx, const NodeView& node) {
@@ -92,7 +93,8 @@ void window(ImportContext& ctx, const NodeView& node, const std::vector<double>&
       w += cosines[k] * (denom > 0 ? std::cos(2.0 * pi * double(k) * double(i) / denom) : 1.0);
     v[size_t(i)] = float(w);
   }
-  ctx.add_constant(node.output(0), {n}, v, {}, int32_t(node.get_int("output_datatype", ::onnx::TensorProto::FLOAT)));
+  ctx.add_constant(node.output(0), {n}, v, {},
+                   int32_t(node.get_int("output_datatype", ::onnx::TensorProto::FLOAT)));
 }
 
 }  // namespace
@@ -107,7 +109,9 @@ void add_shape_rules(std::vector<OpRule>& rules) {
   rules.push_back({"HammingWindow", 17, 17, [](ImportContext& c, const NodeView& n) {
                      window(c, n, {25.0 / 46.0, -(1.0 - 25.0 / 46.0)});
                    }});
-  rules.push_back({"BlackmanWindow", 17, 17, [](ImportContext& c, const NodeView& n) { window(c, n, {0.42, -0.5, 0.08}); }});
+  rules.push_back({"BlackmanWindow", 17, 17, [](ImportContext& c, const NodeView& n) {
+                     window(c, n, {0.42, -0.5, 0.08});
+                   }});
 }
 
 }  // namespace nn::formats::onnx

@@ -28,9 +28,11 @@ void import_reshape(ImportContext& ctx, const NodeView& node) {
   int64_t known = 1, infer = -1;
   for (size_t i = 0; i < target.size(); ++i) {
     if (target[i] == 0 && !allowzero) target[i] = in.at(i);
-    if (target[i] == -1) infer = int64_t(i);
-    else NN_CHECK(target[i] >= 0 && !__builtin_mul_overflow(known, target[i], &known))
-        << "Reshape target " << to_string(target) << " is not a valid shape";
+    if (target[i] == -1)
+      infer = int64_t(i);
+    else
+      NN_CHECK(target[i] >= 0 && !__builtin_mul_overflow(known, target[i], &known))
+          << "Reshape target " << to_string(target) << " is not a valid shape";
   }
   if (infer >= 0) target[size_t(infer)] = known == 0 ? 0 : shape_size(in) / known;
   reshape_output(ctx, node, target);
@@ -94,12 +96,14 @@ void import_concat(ImportContext& ctx, const NodeView& node) {
 
 // nnabla's Slice reads start/stop/step for the trailing axes: untouched leading axes (the batch) are left
 // out, so the arguments do not depend on their sizes.
-std::string emit_slice(ImportContext& ctx, const std::string& x, std::vector<int64_t> start, std::vector<int64_t> stop,
-                       std::vector<int64_t> step, const std::string& output) {
+std::string emit_slice(ImportContext& ctx, const std::string& x, std::vector<int64_t> start,
+                       std::vector<int64_t> stop, std::vector<int64_t> step, const std::string& output) {
   const Shape& xs = ctx.shape(x);
   size_t lead = 0;
   while (lead + 1 < start.size() && start[lead] == 0 && stop[lead] == xs[lead] && step[lead] == 1) ++lead;
-  const auto tail = [&](const std::vector<int64_t>& v) { return std::vector<int64_t>(v.begin() + long(lead), v.end()); };
+  const auto tail = [&](const std::vector<int64_t>& v) {
+    return std::vector<int64_t>(v.begin() + long(lead), v.end());
+  };
   return ctx.emit1("Slice", {x}, {{"start", tail(start)}, {"stop", tail(stop)}, {"step", tail(step)}}, output);
 }
 
@@ -217,8 +221,8 @@ void import_expand(ImportContext& ctx, const NodeView& node) {
 
 void import_pad(ImportContext& ctx, const NodeView& node) {
   const int64_t rank = ctx.rank(node.input(0));
-  const std::vector<int64_t> pads = ctx.opset() < 11 ? node.get_ints(ctx.opset() < 2 ? "paddings" : "pads")
-                                                     : ctx.const_ints(node.input(1));
+  const std::vector<int64_t> pads =
+      ctx.opset() < 11 ? node.get_ints(ctx.opset() < 2 ? "paddings" : "pads") : ctx.const_ints(node.input(1));
   NN_CHECK(int64_t(pads.size()) == 2 * rank) << "pads has " << pads.size() << " values for rank " << rank;
   std::vector<int64_t> width;
   for (int64_t i = 0; i < rank; ++i) {
@@ -232,9 +236,10 @@ void import_pad(ImportContext& ctx, const NodeView& node) {
       << "Pad mode " << mode << " is not supported";
   double value = node.get_float("value", 0.0f);
   if (ctx.opset() >= 11 && !node.input(2).empty()) value = ctx.const_values(node.input(2)).at(0);
-  ctx.emit1("Pad", {node.input(0)},
-            {{"pad_width", width}, {"mode", mode == "edge" ? std::string("repeat") : mode}, {"constant_value", value}},
-            node.output(0));
+  ctx.emit1(
+      "Pad", {node.input(0)},
+      {{"pad_width", width}, {"mode", mode == "edge" ? std::string("repeat") : mode}, {"constant_value", value}},
+      node.output(0));
 }
 
 void depth_space(ImportContext& ctx, const NodeView& node, bool to_space) {
@@ -244,8 +249,11 @@ void depth_space(ImportContext& ctx, const NodeView& node, bool to_space) {
   std::string y;
   if (to_space) {
     const bool crd = node.get_string("mode", "DCR") == "CRD";
-    y = reshape_to(ctx, node.input(0), crd ? Shape{n, c / (b * b), b, b, h, w} : Shape{n, b, b, c / (b * b), h, w});
-    y = ctx.emit1("Transpose", {y}, {{"axes", crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2}}});
+    y = reshape_to(ctx, node.input(0),
+                   crd ? Shape{n, c / (b * b), b, b, h, w} : Shape{n, b, b, c / (b * b), h, w});
+    y = ctx.emit1(
+        "Transpose", {y},
+        {{"axes", crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2}}});
     reshape_to(ctx, y, {n, c / (b * b), h * b, w * b}, node.output(0));
   } else {
     y = reshape_to(ctx, node.input(0), {n, c, h / b, b, w / b, b});

@@ -73,8 +73,9 @@ ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_
     inputs.push_back(info.name());
   }
   for (const auto& node : graph.node()) {
-    const std::string label = "node " + quoted(node.name().empty() ? node.output_size() ? node.output(0) : "" : node.name()) +
-                              " (" + node.op_type() + ")";
+    const std::string label =
+        "node " + quoted(node.name().empty() ? node.output_size() ? node.output(0) : "" : node.name()) + " (" +
+        node.op_type() + ")";
     with_context(label, [&] {
       for (const auto& in : node.input())
         NN_CHECK(in.empty() || ctx.has(in))
@@ -120,12 +121,12 @@ ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string&
   return merge_symbolic_batch(import_graph(model, base_dir, 1), import_graph(model, base_dir, 2));
 }
 
-
 ir::Model import_model(const std::string& path) {
   const ::onnx::ModelProto model = load_model_proto(path);
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
   return naming_out_of_memory(quoted(path), [&] {
-    return with_context(quoted(path), [&] { return import_model_proto(model, base_dir.empty() ? "." : base_dir); });
+    return with_context(quoted(path),
+                        [&] { return import_model_proto(model, base_dir.empty() ? "." : base_dir); });
   });
 }
 

@@ -75,7 +75,8 @@ std::string broadcast_to(ImportContext& ctx, const std::string& name, const Shap
 }
 
 std::string filled_constant(ImportContext& ctx, const Shape& shape, float value) {
-  return ctx.constant(shape, std::vector<float>(size_t(ImportContext::checked_constant_size("fill", shape)), value));
+  return ctx.constant(shape,
+                      std::vector<float>(size_t(ImportContext::checked_constant_size("fill", shape)), value));
 }
 
 std::vector<int64_t> ints_input_or(ImportContext& ctx, const NodeView& node, size_t i,

@@ -36,7 +36,8 @@ const std::vector<OpRule>& import_rules();
 // The rule for `op` at `opset`, or nullptr.
 const OpRule* find_import_rule(const std::string& op, int64_t opset);
 
-// LSTM with peepholes / GRU with linear_before_reset=0 over `x` (T, B, I), unrolled (import_recurrent_unrolled.cpp).
+// LSTM with peepholes / GRU with linear_before_reset=0 over `x` (T, B, I), unrolled
+// (import_recurrent_unrolled.cpp).
 void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool lstm, const std::string& x,
                                bool batch_first);
 

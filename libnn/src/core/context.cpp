@@ -64,7 +64,8 @@ Context parse_context(const std::string& spec) {
     for (size_t i = 1; i < parts.size(); ++i) {
       const bool numeric = !parts[i].empty() && parts[i].find_first_not_of("0123456789") == std::string::npos;
       if (numeric) {
-        NN_CHECK_CODE(parts[i].size() < 6, ErrorCode::kUsage) << "device id in context '" << item << "' is too large";
+        NN_CHECK_CODE(parts[i].size() < 6, ErrorCode::kUsage)
+            << "device id in context '" << item << "' is too large";
         ctx.device_id = std::stoi(parts[i]);
       } else {
         type = parts[i];

@@ -193,7 +193,8 @@ void NdArray::reshape(const Shape& shape, bool force) {
     clear();
   }
   // A layout's order depends on the shape: the content moves to a plain copy before the layouts go.
-  if (layout_for(head_.device)) get_raw(ArrayKey{DType::kFloat32, "cpu"}), head_ = ArrayKey{DType::kFloat32, "cpu"};
+  if (layout_for(head_.device))
+    get_raw(ArrayKey{DType::kFloat32, "cpu"}), head_ = ArrayKey{DType::kFloat32, "cpu"};
   copies_.erase(std::remove_if(copies_.begin(), copies_.end(),
                                [](const Copy& c) { return layout_for(c.key.device) != nullptr; }),
                 copies_.end());
@@ -224,9 +225,12 @@ NdArray::Copy& NdArray::allocate_copy(const ArrayKey& key) {
 }
 
 void NdArray::zero_copy(Copy& c) {
-  if (c.key.device == "cpu") fill_host(c.buffer->ptr, c.key.dtype, size_, 0.0);
-  else if (layout_for(c.key.device)) std::memset(c.buffer->ptr, 0, c.buffer->bytes);
-  else hooks_for(c.key.device).zero(c.buffer->ptr, c.buffer->bytes);
+  if (c.key.device == "cpu")
+    fill_host(c.buffer->ptr, c.key.dtype, size_, 0.0);
+  else if (layout_for(c.key.device))
+    std::memset(c.buffer->ptr, 0, c.buffer->bytes);
+  else
+    hooks_for(c.key.device).zero(c.buffer->ptr, c.buffer->bytes);
 }
 
 void NdArray::sync_into(Copy& dst) {
@@ -239,7 +243,8 @@ void NdArray::sync_into(Copy& dst) {
   const ArrayKey plain_key{DType::kFloat32, "cpu"};
   Copy plain{plain_key, nullptr};
   if (src_layout) {
-    if (dst.key == plain_key) return src_layout->to_plain(static_cast<float*>(dst.buffer->ptr), src->buffer->ptr, shape_);
+    if (dst.key == plain_key)
+      return src_layout->to_plain(static_cast<float*>(dst.buffer->ptr), src->buffer->ptr, shape_);
     plain.buffer = host_allocate(size_t(size_) * sizeof(float));
     src_layout->to_plain(static_cast<float*>(plain.buffer->ptr), src->buffer->ptr, shape_);
   } else if (src->key == plain_key) {
@@ -248,7 +253,8 @@ void NdArray::sync_into(Copy& dst) {
     plain.buffer = host_allocate(size_t(size_) * sizeof(float));
     sync_plain(*src, plain);
   }
-  if (dst_layout) return dst_layout->from_plain(dst.buffer->ptr, static_cast<const float*>(plain.buffer->ptr), shape_);
+  if (dst_layout)
+    return dst_layout->from_plain(dst.buffer->ptr, static_cast<const float*>(plain.buffer->ptr), shape_);
   sync_plain(plain, dst);
 }
 

@@ -25,10 +25,9 @@ bool is_cuda_device(const std::string& device) { return device.rfind("cuda", 0) 
 
 bool has_device_rule(const std::string& type) {
   // Every entry of nn/solvers/solvers.def.
-  static const std::set<std::string> types = {"Sgd", "SgdW", "Momentum", "Lars", "Nesterov", "Adadelta",
-                                               "Adagrad", "AdaBelief", "RMSprop", "RMSpropGraves", "Adam",
-                                               "AdamW", "AdaBound", "Adamax", "AMSGRAD", "AMSBound", "Lamb",
-                                               "Lion"};
+  static const std::set<std::string> types = {
+      "Sgd",           "SgdW", "Momentum", "Lars",     "Nesterov", "Adadelta", "Adagrad",  "AdaBelief", "RMSprop",
+      "RMSpropGraves", "Adam", "AdamW",    "AdaBound", "Adamax",   "AMSGRAD",  "AMSBound", "Lamb",      "Lion"};
   return types.count(type) != 0;
 }
 
@@ -128,8 +127,7 @@ void run_update(const SolverStep& step, Variable& param, SolverState& state, con
       const float alpha_t = float(alpha / (1.0 - std::pow(double(beta1), double(t))));
       k::adamax_update(s, n, x, g, state_array("m"), state_array("u"), alpha_t, beta1, beta2, eps);
     } else if (type == "AMSGRAD") {
-      const double correction =
-          h.get_bool("bias_correction", false) ? adam_bias_correction(beta1, beta2, t) : 1.0;
+      const double correction = h.get_bool("bias_correction", false) ? adam_bias_correction(beta1, beta2, t) : 1.0;
       k::amsgrad_update(s, n, x, g, state_array("m"), state_array("v"), state_array("v_hat"),
                         float(alpha * correction), beta1, beta2, eps);
     } else if (type == "AdaBelief") {

@@ -20,7 +20,10 @@ class BackwardOf : public Function {
  public:
   BackwardOf(FunctionPtr target, size_t n_in, size_t n_out, std::vector<bool> wanted)
       : Function(backward_schema(), target->context(), {}),
-        target_(std::move(target)), n_in_(n_in), n_out_(n_out), wanted_(std::move(wanted)) {}
+        target_(std::move(target)),
+        n_in_(n_in),
+        n_out_(n_out),
+        wanted_(std::move(wanted)) {}
 
   int num_outputs(const std::vector<Shape>&) const override { return int(n_in_); }
   bool has_backward() const override { return false; }

@@ -20,10 +20,11 @@ int Function::num_outputs(const std::vector<Shape>& input_shapes) const {
 void Function::check_inputs(const Variables& inputs, const char* stage) const {
   const int n = int(inputs.size());
   const int lo = schema_.min_inputs(), hi = schema_.max_inputs();
-  NN_CHECK(n >= lo && (hi < 0 || n <= hi))
-      << type() << " takes " << (hi == lo ? std::to_string(lo) : hi < 0 ? "at least " + std::to_string(lo)
-                                                                        : std::to_string(lo) + " to " + std::to_string(hi))
-      << " inputs, got " << n;
+  NN_CHECK(n >= lo && (hi < 0 || n <= hi)) << type() << " takes "
+                                           << (hi == lo ? std::to_string(lo)
+                                               : hi < 0 ? "at least " + std::to_string(lo)
+                                                        : std::to_string(lo) + " to " + std::to_string(hi))
+                                           << " inputs, got " << n;
   for (auto* v : inputs) NN_INTERNAL_CHECK(v != nullptr) << stage << ": null input";
 }
 

@@ -12,7 +12,7 @@ namespace detail {
 // Runs another function's backward as a forward computation (first-order fallback).
 std::vector<VariablePtr> backward_as_graph(FunctionNode& fn, const std::vector<VariablePtr>& grad_outputs,
                                            const std::vector<bool>& wanted);
-}
+}  // namespace detail
 
 namespace {
 VariablePtr constant_like(const Shape& shape, double value) {

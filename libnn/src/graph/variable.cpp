@@ -89,9 +89,7 @@ std::vector<VariablePtr> FunctionNode::outputs() const {
   return outs;
 }
 
-void FunctionNode::set_outputs(const std::vector<VariablePtr>& outs) {
-  outputs_.assign(outs.begin(), outs.end());
-}
+void FunctionNode::set_outputs(const std::vector<VariablePtr>& outs) { outputs_.assign(outs.begin(), outs.end()); }
 
 void FunctionNode::replace_output(Variable* old_var, const VariablePtr& new_var) {
   for (auto& w : outputs_)

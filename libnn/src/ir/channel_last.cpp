@@ -40,13 +40,15 @@ std::vector<VariablePtr> connect_channel_last(const FunctionSpec& spec, const st
                                               const nn::Context& context) {
   NN_CHECK(!inputs.empty()) << "an input is required";
   const size_t rank = inputs[0]->shape().size();
-  NN_CHECK(rank >= 2) << "channel_last=true needs an input of rank 2 or more, not " << to_string(inputs[0]->shape());
+  NN_CHECK(rank >= 2) << "channel_last=true needs an input of rank 2 or more, not "
+                      << to_string(inputs[0]->shape());
   size_t channel_at;  // where the channel goes in the channel-first layout
   if (spec.type == "Convolution") {
     channel_at = size_t(spec.attrs.get_int("base_axis", 1));
   } else {
     const size_t spatial = spec.attrs.get_ints("kernel", {}).size();
-    NN_CHECK(spatial + 1 <= rank) << "kernel of " << spatial << " axes for input " << to_string(inputs[0]->shape());
+    NN_CHECK(spatial + 1 <= rank) << "kernel of " << spatial << " axes for input "
+                                  << to_string(inputs[0]->shape());
     channel_at = rank - 1 - spatial;
   }
   NN_CHECK(channel_at < rank) << "base_axis " << channel_at << " out of range for input "

@@ -16,8 +16,7 @@ std::vector<int64_t> replace_negative(std::vector<int64_t> dims, int64_t batch_s
   return dims;
 }
 
-std::vector<int64_t> resolve_reshape(const std::vector<int64_t>& shape, int64_t input_size,
-                                     int64_t batch_size) {
+std::vector<int64_t> resolve_reshape(const std::vector<int64_t>& shape, int64_t input_size, int64_t batch_size) {
   const auto negatives = std::count_if(shape.begin(), shape.end(), [](int64_t d) { return d < 0; });
   NN_CHECK(negatives <= 1) << "shape " << to_string(shape) << " has more than one negative dimension";
   std::vector<int64_t> with_batch = replace_negative(shape, batch_size);
@@ -34,8 +33,7 @@ std::vector<int64_t> resolve_reshape(const std::vector<int64_t>& shape, int64_t 
 }  // namespace
 
 bool is_training_only_type(const std::string& type) {
-  static const char* const kTypes[] = {"Dropout", "RandomFlip", "RandomShift", "RandomErase",
-                                       "ImageAugmentation"};
+  static const char* const kTypes[] = {"Dropout", "RandomFlip", "RandomShift", "RandomErase", "ImageAugmentation"};
   return std::any_of(std::begin(kTypes), std::end(kTypes), [&](const char* t) { return type == t; });
 }
 
@@ -53,8 +51,8 @@ FunctionSpec resolve_function(const Function& f, const std::vector<VariablePtr>&
   if (f.type == "ImageAugmentation" && !inputs.empty()) {
     std::vector<int64_t> target = f.attrs.get_ints("shape", {});
     const Shape& in = inputs[0]->shape();
-    keeps_shape = target.empty() ||
-                  (target.size() <= in.size() && std::equal(target.rbegin(), target.rend(), in.rbegin()));
+    keeps_shape =
+        target.empty() || (target.size() <= in.size() && std::equal(target.rbegin(), target.rend(), in.rbegin()));
   }
   if (is_training_only_type(f.type) && keeps_shape && f.outputs.size() == 1 && !inputs.empty()) {
     spec.type = "Identity";

@@ -41,8 +41,8 @@ void ParameterStore::load(const std::vector<Parameter>& params) {
   for (const auto& p : params) {
     check_shape(p.shape, "parameter " + quoted(p.name));
     NN_CHECK(int64_t(p.data.size()) == shape_size(p.shape))
-        << "parameter " << quoted(p.name) << ": shape " << to_string(p.shape) << " needs "
-        << shape_size(p.shape) << " values, the file holds " << p.data.size();
+        << "parameter " << quoted(p.name) << ": shape " << to_string(p.shape) << " needs " << shape_size(p.shape)
+        << " values, the file holds " << p.data.size();
     auto var = nn::Variable::create(p.shape, p.need_grad);
     var->set_name(p.name);
     var->set_persistent(true);
@@ -66,8 +66,8 @@ VariablePtr ParameterStore::find(const std::string& name) const {
   return it == by_name_.end() ? nullptr : it->second;
 }
 
-VariablePtr ParameterStore::get_or_create(const std::string& name, const Shape& shape,
-                                          const Initializer& init, RandomEngine& rng) {
+VariablePtr ParameterStore::get_or_create(const std::string& name, const Shape& shape, const Initializer& init,
+                                          RandomEngine& rng) {
   if (VariablePtr existing = find(name)) {
     NN_CHECK(existing->shape() == shape)
         << "parameter " << quoted(name) << " has shape " << to_string(existing->shape())
@@ -229,8 +229,7 @@ class NetworkBuilder {
       produced.insert(f.outputs.begin(), f.outputs.end());
     }
     for (const auto& v : network_.variables) {
-      if (v.type != "Parameter" && read.count(v.name) && !produced.count(v.name))
-        built_.inputs.push_back(v.name);
+      if (v.type != "Parameter" && read.count(v.name) && !produced.count(v.name)) built_.inputs.push_back(v.name);
       if (produced.count(v.name) && !read.count(v.name)) built_.outputs.push_back(v.name);
     }
   }

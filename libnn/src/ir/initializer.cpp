@@ -52,8 +52,7 @@ Fans compute_fans(const std::string& type, Layout layout, const Shape& shape) {
   const size_t n = shape.size();
   switch (layout) {
     case Layout::kAffine:
-      NN_CHECK(n >= 1) << "initializer " << type << ": parameter shape " << shape
-                       << " needs at least 1 dimension";
+      NN_CHECK(n >= 1) << "initializer " << type << ": parameter shape " << shape << " needs at least 1 dimension";
       return {double(shape[0]), double(shape_size(shape, 1, n)), 1.0};
     case Layout::kConvolution:
       NN_CHECK(n >= 3) << "initializer " << type << ": parameter shape " << shape
@@ -71,15 +70,9 @@ double fan_scale(const std::string& type, const FanInitializer& init, const Shap
   const Fans f = compute_fans(type, init.layout, shape);
   double denom = 0.0;
   switch (init.rule) {
-    case FanRule::kHeForward:
-      denom = f.kernel * f.in;
-      break;
-    case FanRule::kHeBackward:
-      denom = f.kernel * f.out;
-      break;
-    case FanRule::kGlorot:
-      denom = f.kernel * (f.in + f.out);
-      break;
+    case FanRule::kHeForward: denom = f.kernel * f.in; break;
+    case FanRule::kHeBackward: denom = f.kernel * f.out; break;
+    case FanRule::kGlorot: denom = f.kernel * (f.in + f.out); break;
   }
   NN_CHECK(denom > 0) << "initializer " << type << ": parameter shape " << shape << " has an empty fan";
   const double numerator = init.distribution == Distribution::kUniform ? 6.0 : 2.0;

@@ -43,8 +43,7 @@ std::string attr_to_string(const AttrValue& v) {
 
 namespace {
 [[noreturn]] void wrong_type(const std::string& name, const char* want, const AttrValue& v) {
-  NN_FAIL(ErrorCode::kInvalid) << "argument '" << name << "' should be " << want << ", got "
-                               << attr_to_string(v);
+  NN_FAIL(ErrorCode::kInvalid) << "argument '" << name << "' should be " << want << ", got " << attr_to_string(v);
 }
 const AttrValue& present(const Attrs& attrs, const std::string& name) {
   const AttrValue* v = attrs.find(name);

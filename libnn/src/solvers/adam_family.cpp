@@ -93,8 +93,7 @@ class Adamax : public AdamLike {
 // Adam with v_hat = max(v_hat, v) in the denominator; the bias correction only when bias_correction.
 class AMSGRAD : public AdamLike {
  public:
-  explicit AMSGRAD(const Attrs& p)
-      : AdamLike(p, 1e-3), bias_correction_(p.get_bool("bias_correction", false)) {}
+  explicit AMSGRAD(const Attrs& p) : AdamLike(p, 1e-3), bias_correction_(p.get_bool("bias_correction", false)) {}
   std::string type() const override { return "AMSGRAD"; }
   std::vector<std::string> state_names() const override { return {"m", "v", "v_hat"}; }
 
@@ -110,8 +109,7 @@ class AMSGRAD : public AdamLike {
     float* m = state_data(e.state, "m");
     float* v = state_data(e.state, "v");
     float* v_hat = state_data(e.state, "v_hat");
-    const double correction =
-        bias_correction_ ? adam_bias_correction(beta1_, beta2_, current_step(e.state)) : 1.0;
+    const double correction = bias_correction_ ? adam_bias_correction(beta1_, beta2_, current_step(e.state)) : 1.0;
     const float alpha_t = float(alpha_ * correction);
     const float beta1 = beta1_, beta2 = beta2_, eps = eps_;
     for_each_element(e.var->size(), [&](int64_t i) {

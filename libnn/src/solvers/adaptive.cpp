@@ -44,8 +44,7 @@ class Adadelta : public Solver {
 // v += g^2; x -= lr g / (sqrt(v) + eps)
 class Adagrad : public Solver {
  public:
-  explicit Adagrad(const Attrs& p)
-      : lr_(float(p.get_float("lr", 1e-2))), eps_(float(p.get_float("eps", 1e-8))) {}
+  explicit Adagrad(const Attrs& p) : lr_(float(p.get_float("lr", 1e-2))), eps_(float(p.get_float("eps", 1e-8))) {}
   std::string type() const override { return "Adagrad"; }
   double learning_rate() const override { return lr_; }
   void set_learning_rate(double lr) override { lr_ = float(lr); }
@@ -115,10 +114,8 @@ class RMSpropGraves : public Solver {
 
  protected:
   Attrs hyper_parameters() const override {
-    return {{"lr", double(lr_)},
-            {"decay", double(decay_)},
-            {"momentum", double(momentum_)},
-            {"eps", double(eps_)}};
+    return {
+        {"lr", double(lr_)}, {"decay", double(decay_)}, {"momentum", double(momentum_)}, {"eps", double(eps_)}};
   }
   void update_impl(Entry& e) override {
     float* x = param_data(*e.var);

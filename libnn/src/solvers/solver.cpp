@@ -196,19 +196,22 @@ bool any_grad(const std::vector<VariablePtr>& vars, Pred pred, [[maybe_unused]] 
 bool Solver::check_inf_grad() const {
   std::vector<VariablePtr> vars;
   for (const auto& e : params_) vars.push_back(e.var);
-  return any_grad(vars, [](float x) { return std::isinf(x); }, GradTest::kInf);
+  return any_grad(
+      vars, [](float x) { return std::isinf(x); }, GradTest::kInf);
 }
 
 bool Solver::check_nan_grad() const {
   std::vector<VariablePtr> vars;
   for (const auto& e : params_) vars.push_back(e.var);
-  return any_grad(vars, [](float x) { return std::isnan(x); }, GradTest::kNan);
+  return any_grad(
+      vars, [](float x) { return std::isnan(x); }, GradTest::kNan);
 }
 
 bool Solver::check_inf_or_nan_grad() const {
   std::vector<VariablePtr> vars;
   for (const auto& e : params_) vars.push_back(e.var);
-  return any_grad(vars, [](float x) { return !std::isfinite(x); }, GradTest::kInfOrNan);
+  return any_grad(
+      vars, [](float x) { return !std::isfinite(x); }, GradTest::kInfOrNan);
 }
 
 std::vector<std::pair<std::string, SolverState>> Solver::get_states() const {

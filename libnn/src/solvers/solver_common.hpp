@@ -59,10 +59,8 @@ class AdamLike : public Solver {
         eps_(float(p.get_float("eps", 1e-8))),
         init_alpha_(alpha_) {}
   Attrs adam_parameters() const {
-    return {{"alpha", double(alpha_)},
-            {"beta1", double(beta1_)},
-            {"beta2", double(beta2_)},
-            {"eps", double(eps_)}};
+    return {
+        {"alpha", double(alpha_)}, {"beta1", double(beta1_)}, {"beta2", double(beta2_)}, {"eps", double(eps_)}};
   }
   float alpha_, beta1_, beta2_, eps_, init_alpha_;
 };

@@ -38,8 +38,7 @@ void set_process_communicator(std::shared_ptr<Communicator> communicator) {
   current() = communicator ? std::move(communicator) : std::make_shared<SingleProcessCommunicator>();
   // SyncBatchNormalization's sum (ops know no communicator); a communicator's size is fixed.
   ops::ProcessAllReduceSum sum;
-  if (current()->distributed())
-    sum = [c = current()](double* data, size_t n) { c->all_reduce_sum(data, n); };
+  if (current()->distributed()) sum = [c = current()](double* data, size_t n) { c->all_reduce_sum(data, n); };
   ops::set_process_all_reduce_sum(std::move(sum));
 }
 

@@ -79,8 +79,7 @@ void copy_into_variable(Variable& var, const Shape& shape, const float* values, 
   const int nd = int(target.size());
   bool ok = int(shape.size()) <= nd;
   std::vector<int64_t> src_dim(size_t(nd), 1);
-  for (int i = 0; ok && i < int(shape.size()); ++i)
-    src_dim[size_t(nd - int(shape.size()) + i)] = shape[size_t(i)];
+  for (int i = 0; ok && i < int(shape.size()); ++i) src_dim[size_t(nd - int(shape.size()) + i)] = shape[size_t(i)];
   for (int i = 0; ok && i < nd; ++i) ok = src_dim[size_t(i)] == target[size_t(i)] || src_dim[size_t(i)] == 1;
   NN_CHECK(ok) << "Shape does not match between data \"" << data_name << "\" and variable \"" << variable_name
                << "\" (" << to_string(shape) << " != " << to_string(target) << ").";
@@ -103,8 +102,7 @@ void copy_into_variable(Variable& var, const Shape& shape, const float* values, 
 }
 
 void assign_data(const std::vector<DataBinding>& bindings,
-                 const std::vector<std::pair<std::string, const Batch*>>& batches,
-                 const IterationInfo& info) {
+                 const std::vector<std::pair<std::string, const Batch*>>& batches, const IterationInfo& info) {
   for (const auto& b : bindings) {
     if (b.column < 0) {
       b.variable->data()->fill(reserved_value(b.data_name, info));

@@ -34,9 +34,8 @@ bool DynamicLossScaler::unscale_or_skip(Solver& solver) {
   if (solver.check_inf_or_nan_grad()) {
     ++skipped_;
     counter_ = 0;
-    NN_CHECK(scale_ / options_.factor >= kMinScale)
-        << "gradients hold inf or NaN even at loss scale " << scale_
-        << ": the network diverged (not a loss-scaling overflow)";
+    NN_CHECK(scale_ / options_.factor >= kMinScale) << "gradients hold inf or NaN even at loss scale " << scale_
+                                                    << ": the network diverged (not a loss-scaling overflow)";
     scale_ /= options_.factor;
     NN_LOG_DEBUG << "loss scaling: inf/NaN in gradients, update skipped, scale now " << scale_;
     return false;

@@ -61,28 +61,15 @@ LearningRateScheduler::LearningRateScheduler(const ir::Solver& solver, double lr
     NN_FAIL(ErrorCode::kInvalid) << "Learning Rate Scheduler \"" << type << "\" is not supported.";
   }
   if (length_ < 1) length_ = 1;
-  if (solver.lr_warmup_scheduler_type == "Linear" && solver.warmup_iter >= w)
-    warmup_ = solver.warmup_iter / w;
+  if (solver.lr_warmup_scheduler_type == "Linear" && solver.warmup_iter >= w) warmup_ = solver.warmup_iter / w;
 
   switch (kind_) {
-    case Kind::kConstant:
-      desc << "constant " << lr0_;
-      break;
-    case Kind::kLegacyStep:
-      desc << lr0_ << " x " << gamma_ << "^(it // " << interval_ << ")";
-      break;
-    case Kind::kPolynomial:
-      desc << "Polynomial power " << power_ << " over " << length_ << " iterations";
-      break;
-    case Kind::kCosine:
-      desc << "Cosine over " << length_ << " iterations";
-      break;
-    case Kind::kExponential:
-      desc << "Exponential " << gamma_ << " every " << interval_ << " iterations";
-      break;
-    case Kind::kStep:
-      desc << "Step " << gamma_ << " at " << steps_.size() << " steps";
-      break;
+    case Kind::kConstant: desc << "constant " << lr0_; break;
+    case Kind::kLegacyStep: desc << lr0_ << " x " << gamma_ << "^(it // " << interval_ << ")"; break;
+    case Kind::kPolynomial: desc << "Polynomial power " << power_ << " over " << length_ << " iterations"; break;
+    case Kind::kCosine: desc << "Cosine over " << length_ << " iterations"; break;
+    case Kind::kExponential: desc << "Exponential " << gamma_ << " every " << interval_ << " iterations"; break;
+    case Kind::kStep: desc << "Step " << gamma_ << " at " << steps_.size() << " steps"; break;
   }
   if (warmup_ > 0) desc << ", linear warm-up over " << warmup_ << " iterations";
   description_ = desc.str();
@@ -91,18 +78,11 @@ LearningRateScheduler::LearningRateScheduler(const ir::Solver& solver, double lr
 double LearningRateScheduler::rate(int64_t it) const {
   double lr = lr0_;
   switch (kind_) {
-    case Kind::kConstant:
-      break;
+    case Kind::kConstant: break;
     case Kind::kLegacyStep:
-    case Kind::kExponential:
-      lr = lr0_ * std::pow(gamma_, double(it / interval_));
-      break;
-    case Kind::kPolynomial:
-      lr = lr0_ * std::pow(1.0 - double(it) / double(length_), power_);
-      break;
-    case Kind::kCosine:
-      lr = lr0_ * (std::cos(kPi * double(it) / double(length_)) + 1.0) / 2.0;
-      break;
+    case Kind::kExponential: lr = lr0_ * std::pow(gamma_, double(it / interval_)); break;
+    case Kind::kPolynomial: lr = lr0_ * std::pow(1.0 - double(it) / double(length_), power_); break;
+    case Kind::kCosine: lr = lr0_ * (std::cos(kPi * double(it) / double(length_)) + 1.0) / 2.0; break;
     case Kind::kStep: {
       int passed = 0;
       for (int64_t s : steps_) passed += it >= s ? 1 : 0;

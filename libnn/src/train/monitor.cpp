@@ -39,9 +39,8 @@ const ir::Dataset& find_dataset(const ir::Model& model, const std::string& name,
 }
 }  // namespace
 
-MonitorSet::MonitorSet(const ir::Model& model, ir::ParameterStore& params,
-                       const BatchSourceFactory& open_dataset, const nn::Context& context, uint32_t seed,
-                       Communicator* communicator)
+MonitorSet::MonitorSet(const ir::Model& model, ir::ParameterStore& params, const BatchSourceFactory& open_dataset,
+                       const nn::Context& context, uint32_t seed, Communicator* communicator)
     : communicator_(communicator) {
   // Networks are shared by monitors that use the same network at the same batch size.
   std::map<std::pair<std::string, int64_t>, std::shared_ptr<ir::BuiltNetwork>> built;
@@ -82,8 +81,7 @@ MonitorSet::MonitorSet(const ir::Model& model, ir::ParameterStore& params,
     }
     e->network = network;
     e->data = detail::bind_data(m.data_variable, *network, sources, owner);
-    e->generators =
-        with_context(owner, [&] { return detail::bind_generators(m.generator_variable, *network); });
+    e->generators = with_context(owner, [&] { return detail::bind_generators(m.generator_variable, *network); });
     for (const auto& mv : m.monitor_variable)
       e->outputs.push_back(with_context(owner, [&] { return network->get(mv.variable_name); }));
     e->index_checks = detail::bind_index_checks(e->data, e->outputs);
@@ -115,8 +113,7 @@ std::vector<std::pair<std::string, double>> MonitorSet::evaluate(const Progress&
       if (progress) {
         char text[64];
         std::snprintf(text, sizeof(text), "%0.6f", sum / double(b + 1));
-        progress("Evaluating \"" + e->monitor->name + "\" : error=" + text,
-                 double(b + 1) / double(e->batches));
+        progress("Evaluating \"" + e->monitor->name + "\" : error=" + text, double(b + 1) / double(e->batches));
       }
     }
     double count = double(e->batches);

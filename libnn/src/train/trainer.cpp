@@ -23,10 +23,9 @@ std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 // Solver types nnabla_cli's train accepts (docs/nnp_format.md#solvers-train-accepts); others fail as upstream
 // does.
 const std::set<std::string>& supported_training_solvers() {
-  static const std::set<std::string> names{"Adagrad",  "Adadelta", "AdaBelief", "Adam",          "AdamW",
-                                           "Adamax",   "AdaBound", "AMSGRAD",   "AMSBound",      "Lars",
-                                           "Momentum", "Nesterov", "RMSprop",   "RMSpropGraves", "Sgd",
-                                           "SGD",      "SgdW"};
+  static const std::set<std::string> names{
+      "Adagrad", "Adadelta", "AdaBelief", "Adam",    "AdamW",         "Adamax", "AdaBound", "AMSGRAD", "AMSBound",
+      "Lars",    "Momentum", "Nesterov",  "RMSprop", "RMSpropGraves", "Sgd",    "SGD",      "SgdW"};
   return names;
 }
 
@@ -101,9 +100,8 @@ Trainer::Trainer(const ir::Model& model, ir::ParameterStore& params, const Batch
   for (const auto& o : model.optimizers) setup_optimizer(o, open ? open_dataset : no_data);
   mark_trainable_parameters();
   if (open)
-    monitors_ =
-        std::make_unique<MonitorSet>(model, params, open_dataset, options.context, options.seed + 1000,
-                                     world_ > 1 ? options.communicator : nullptr);
+    monitors_ = std::make_unique<MonitorSet>(model, params, open_dataset, options.context, options.seed + 1000,
+                                             world_ > 1 ? options.communicator : nullptr);
 }
 
 Trainer::~Trainer() = default;
@@ -135,8 +133,7 @@ void Trainer::setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& 
       std::string known;
       for (const auto& d : model_.datasets) known += (known.empty() ? "" : ", ") + in_quotes(d.name);
       NN_FAIL(ErrorCode::kInvalid) << owner << ": dataset " << in_quotes(ds_name)
-                                   << " is not defined (datasets: " << (known.empty() ? "none" : known)
-                                   << ")";
+                                   << " is not defined (datasets: " << (known.empty() ? "none" : known) << ")";
     }
     if (batch_size < 0 && ds->batch_size > 0) batch_size = ds->batch_size;
     run->datasets.push_back(ds_name);
@@ -318,8 +315,7 @@ TrainState Trainer::state() const {
 
 void Trainer::restore(const TrainState& s) {
   NN_CHECK(s.iteration >= 0 && s.iteration <= max_iter())
-      << "checkpoint iteration " << s.iteration << " is outside this training (" << max_iter()
-      << " iterations)";
+      << "checkpoint iteration " << s.iteration << " is outside this training (" << max_iter() << " iterations)";
   iteration_ = s.iteration;
   cost_sum_ = s.cost_sum;
   cost_count_ = s.cost_count;
@@ -330,9 +326,8 @@ void Trainer::restore(const TrainState& s) {
   }
   // Positions are validated before any seek: a tampered one would replay millions of shuffles.
   for (const auto& [name, pos] : s.train_positions)  // at most one batch per dataset and iteration
-    NN_CHECK(pos >= 0 && pos <= s.iteration)
-        << "checkpoint: dataset " << in_quotes(name) << " position " << pos << " is impossible after "
-        << s.iteration << " iterations";
+    NN_CHECK(pos >= 0 && pos <= s.iteration) << "checkpoint: dataset " << in_quotes(name) << " position " << pos
+                                             << " is impossible after " << s.iteration << " iterations";
   for (const auto& [name, pos] : s.train_positions) {
     auto it = train_sources_.find(name);
     if (it != train_sources_.end()) it->second->seek(pos);

@@ -55,12 +55,12 @@ struct Variable {
 };
 
 struct ModelOptions {
-  std::string executor;      // executor name; "" = the model's first executor
-  int64_t batch_size = -1;   // <= 0: the batch size written in the network
-  std::string context;       // "cpu", "cuda", "cudnn[:half][:DEVICE]"; "" = the model's default if
-                             // this build can run it, else cpu
-  bool init_missing = false; // create parameters absent from the files from their initializers
-  uint32_t seed = 0;         // for init_missing and the executor's generator variables
+  std::string executor;       // executor name; "" = the model's first executor
+  int64_t batch_size = -1;    // <= 0: the batch size written in the network
+  std::string context;        // "cpu", "cuda", "cudnn[:half][:DEVICE]"; "" = the model's default if
+                              // this build can run it, else cpu
+  bool init_missing = false;  // create parameters absent from the files from their initializers
+  uint32_t seed = 0;          // for init_missing and the executor's generator variables
 };
 
 class NNCLI_API Model {

@@ -36,9 +36,7 @@ TEST(LeakyReLU, DefaultAndAlpha) {
   check("LeakyReLU", f, {{"alpha", 0.3}}, -3, 3, {0});
 }
 TEST(ELU, ForwardBackward) {
-  auto f = [](double x, const nn::Attrs& a) {
-    return x >= 0 ? x : a.get_float("alpha", 1.0) * (std::exp(x) - 1);
-  };
+  auto f = [](double x, const nn::Attrs& a) { return x >= 0 ? x : a.get_float("alpha", 1.0) * (std::exp(x) - 1); };
   check("ELU", f, {}, -3, 3, {0});
   check("ELU", f, {{"alpha", 0.5}}, -3, 3, {0});
 }
@@ -50,12 +48,11 @@ TEST(SELU, ForwardBackward) {
   check("SELU", f, {}, -3, 3, {0});
 }
 TEST(ReLU6, ForwardBackward) {
-  check("ReLU6", [](double x, const nn::Attrs&) { return std::min(std::max(x, 0.0), 6.0); }, {}, -2, 8,
-        {0, 6});
+  check("ReLU6", [](double x, const nn::Attrs&) { return std::min(std::max(x, 0.0), 6.0); }, {}, -2, 8, {0, 6});
 }
 TEST(HardSigmoid, ForwardBackward) {
-  check("HardSigmoid", [](double x, const nn::Attrs&) { return std::min(std::max(0.2 * x + 0.5, 0.0), 1.0); },
-        {}, -4, 4, {-2.5, 2.5});
+  check("HardSigmoid", [](double x, const nn::Attrs&) { return std::min(std::max(0.2 * x + 0.5, 0.0), 1.0); }, {},
+        -4, 4, {-2.5, 2.5});
 }
 TEST(HardTanh, ForwardBackward) {
   check("HardTanh", [](double x, const nn::Attrs&) { return std::min(std::max(x, -1.0), 1.0); }, {}, -2, 2,
@@ -85,10 +82,9 @@ TEST(SoftPlus, DefaultAndBeta) {
 }
 TEST(SoftPlus, LargeInputsDoNotOverflow) {
   std::mt19937 rng(1);
-  run_op_test(
-      {"SoftPlus", {}, {random_input({2, 5}, rng, 80, 100)}, unary_ref([](double x, const nn::Attrs&) {
-         return x + std::log1p(std::exp(-x));
-       })});
+  run_op_test({"SoftPlus", {}, {random_input({2, 5}, rng, 80, 100)}, unary_ref([](double x, const nn::Attrs&) {
+                 return x + std::log1p(std::exp(-x));
+               })});
 }
 TEST(SoftSign, ForwardBackward) {
   check("SoftSign", [](double x, const nn::Attrs&) { return x / (1 + std::fabs(x)); }, {}, -3, 3, {0});

@@ -107,8 +107,7 @@ TEST(CELU, AxesAndAlpha) {
   std::mt19937 rng(9);
   auto x = random_input({2, 3, 4}, rng, -2, 2, {0});
   auto ref = [](const RefInputs& in, const nn::Attrs& a) {
-    return std::vector<RefArray>{
-        concat_ref(in[0], int(a.get_int("axis", 1)), elu, a.get_float("alpha", 1.0))};
+    return std::vector<RefArray>{concat_ref(in[0], int(a.get_int("axis", 1)), elu, a.get_float("alpha", 1.0))};
   };
   run_op_test({"CELU", {}, {x}, ref});
   run_op_test({"CELU", {{"axis", int64_t(2)}, {"alpha", 0.5}}, {x}, ref});
@@ -139,6 +138,5 @@ TEST(PReLU, SharedAndPerChannel) {
 }
 TEST(PReLU, RejectsWrongSlopeShape) {
   std::mt19937 rng(10);
-  EXPECT_ANY_THROW(
-      run_op_test({"PReLU", {}, {random_input({2, 3}, rng), random_input({2}, rng)}, prelu_ref}));
+  EXPECT_ANY_THROW(run_op_test({"PReLU", {}, {random_input({2, 3}, rng), random_input({2}, rng)}, prelu_ref}));
 }

@@ -24,7 +24,8 @@ TEST(AddN, ThreeInputs) {
 TEST(AddN, RejectsShapeMismatch) {
   std::mt19937 rng(1);
   RefInputs xs{random_input({2, 3}, rng), random_input({3, 2}, rng)};
-  EXPECT_ANY_THROW(run_op_test({"AddN", {}, xs, [](const RefInputs& in, const nn::Attrs&) { return fold_ref(in, false); }}));
+  EXPECT_ANY_THROW(
+      run_op_test({"AddN", {}, xs, [](const RefInputs& in, const nn::Attrs&) { return fold_ref(in, false); }}));
 }
 
 TEST(MulN, ThreeInputs) {

@@ -11,16 +11,13 @@ using namespace nn::test;
 
 namespace {
 Reference binary(double (*f)(double, double)) {
-  return [f](const RefInputs& in, const nn::Attrs&) {
-    return std::vector<RefArray>{broadcast_ref(in[0], in[1], f)};
-  };
+  return
+      [f](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{broadcast_ref(in[0], in[1], f)}; };
 }
 void check_binary(const char* op, double (*f)(double, double), double lo, double hi, double lo1, double hi1) {
   std::mt19937 rng(21);
-  run_op_test(
-      {op, {}, {random_input({2, 3, 4}, rng, lo, hi), random_input({2, 3, 4}, rng, lo1, hi1)}, binary(f)});
-  run_op_test(
-      {op, {}, {random_input({2, 3, 4}, rng, lo, hi), random_input({3, 1}, rng, lo1, hi1)}, binary(f)});
+  run_op_test({op, {}, {random_input({2, 3, 4}, rng, lo, hi), random_input({2, 3, 4}, rng, lo1, hi1)}, binary(f)});
+  run_op_test({op, {}, {random_input({2, 3, 4}, rng, lo, hi), random_input({3, 1}, rng, lo1, hi1)}, binary(f)});
   run_op_test({op, {}, {random_input({1, 4}, rng, lo, hi), random_input({3, 1}, rng, lo1, hi1)}, binary(f)});
 }
 // Values on a grid of 0.25 steps, so that max/min never tie with the other input's values (offset by 0.125).
@@ -38,15 +35,13 @@ TEST(Pow2, ForwardBackwardBroadcast) {
 TEST(Maximum2, ForwardBackwardBroadcast) {
   std::mt19937 rng(22);
   auto f = [](double a, double b) { return std::max(a, b); };
-  run_op_test(
-      {"Maximum2", {}, {grid_values({2, 3, 4}, rng, 0), grid_values({2, 3, 4}, rng, 0.125)}, binary(f)});
+  run_op_test({"Maximum2", {}, {grid_values({2, 3, 4}, rng, 0), grid_values({2, 3, 4}, rng, 0.125)}, binary(f)});
   run_op_test({"Maximum2", {}, {grid_values({2, 3, 4}, rng, 0), grid_values({3, 1}, rng, 0.125)}, binary(f)});
 }
 TEST(Minimum2, ForwardBackwardBroadcast) {
   std::mt19937 rng(23);
   auto f = [](double a, double b) { return std::min(a, b); };
-  run_op_test(
-      {"Minimum2", {}, {grid_values({2, 3, 4}, rng, 0), grid_values({2, 3, 4}, rng, 0.125)}, binary(f)});
+  run_op_test({"Minimum2", {}, {grid_values({2, 3, 4}, rng, 0), grid_values({2, 3, 4}, rng, 0.125)}, binary(f)});
   run_op_test({"Minimum2", {}, {grid_values({4}, rng, 0), grid_values({3, 1}, rng, 0.125)}, binary(f)});
 }
 

@@ -33,8 +33,8 @@ TEST(BoolGather, RowsWhereMaskIsTrue) {
     return std::vector<RefArray>{y};
   };
   std::mt19937 rng(1);
-  run_op_test(masked_case("BoolGather", {},
-                          {random_input({2, 3, 2, 2}, rng), RefArray{{2, 3}, {1, 0, 1, 1, 0, 0}}}, ref));
+  run_op_test(
+      masked_case("BoolGather", {}, {random_input({2, 3, 2, 2}, rng), RefArray{{2, 3}, {1, 0, 1, 1, 0, 0}}}, ref));
   run_op_test(masked_case("BoolGather", {}, {random_input({4}, rng), RefArray{{4}, {0, 1, 0, 1}}}, ref));
 }
 

@@ -45,8 +45,8 @@ TEST(Gather, AxisAndBatchDims) {
   };
   std::mt19937 rng(1);
   run_op_test(indexed_case("Gather", {}, {random_input({4, 3}, rng), ints({2, 2}, {3, 0, 1, 3})}, ref));
-  run_op_test(indexed_case("Gather", {{"axis", int64_t(1)}},
-                           {random_input({2, 4, 3}, rng), ints({3}, {2, -1, 2})}, ref));
+  run_op_test(
+      indexed_case("Gather", {{"axis", int64_t(1)}}, {random_input({2, 4, 3}, rng), ints({3}, {2, -1, 2})}, ref));
   run_op_test(indexed_case("Gather", {{"axis", int64_t(1)}, {"batch_dims", int64_t(1)}},
                            {random_input({2, 4, 3}, rng), ints({2, 2}, {0, 3, 1, 1})}, ref));
 }
@@ -92,16 +92,15 @@ TEST(ScatterNd, ShapeOutAndAdd) {
     return std::vector<RefArray>{y};
   };
   std::mt19937 rng(3);
-  run_op_test(indexed_case("ScatterNd", {{"shape", Ints{4, 3}}},
-                           {random_input({2, 3}, rng), ints({1, 2}, {3, 1})}, ref));
+  run_op_test(
+      indexed_case("ScatterNd", {{"shape", Ints{4, 3}}}, {random_input({2, 3}, rng), ints({1, 2}, {3, 1})}, ref));
   run_op_test(indexed_case("ScatterNd", {{"shape", Ints{3, 4}}},
                            {random_input({3}, rng), ints({2, 3}, {0, 2, 1, 3, 0, 2})}, ref));
-  run_op_test(indexed_case(
-      "ScatterNd", {}, {random_input({2, 3}, rng), ints({1, 2}, {0, 2}), random_input({4, 3}, rng)}, ref));
+  run_op_test(indexed_case("ScatterNd", {},
+                           {random_input({2, 3}, rng), ints({1, 2}, {0, 2}), random_input({4, 3}, rng)}, ref));
   // Duplicate indices add up with add=true.
   run_op_test(indexed_case("ScatterNd", {{"add", true}},
-                           {random_input({3, 3}, rng), ints({1, 3}, {1, 1, 3}), random_input({4, 3}, rng)},
-                           ref));
+                           {random_input({3, 3}, rng), ints({1, 3}, {1, 1, 3}), random_input({4, 3}, rng)}, ref));
 }
 
 TEST(ScatterAdd, AlongAxis) {
@@ -118,9 +117,9 @@ TEST(ScatterAdd, AlongAxis) {
     return std::vector<RefArray>{y};
   };
   std::mt19937 rng(4);
-  run_op_test(indexed_case(
-      "ScatterAdd", {},
-      {random_input({3, 4}, rng), ints({2, 3}, {2, 0, 2, 1, 2, 0}), random_input({2, 4}, rng)}, ref));
+  run_op_test(
+      indexed_case("ScatterAdd", {},
+                   {random_input({3, 4}, rng), ints({2, 3}, {2, 0, 2, 1, 2, 0}), random_input({2, 4}, rng)}, ref));
   run_op_test(indexed_case("ScatterAdd", {{"axis", int64_t(1)}},
                            {random_input({2, 3}, rng), ints({2, 2}, {0, 0, 2, 1}), random_input({2, 3}, rng)},
                            ref));

@@ -14,7 +14,9 @@ TEST(Identity, ForwardBackward) {
 
 TEST(Reshape, ForwardBackwardWithInferredDim) {
   std::mt19937 rng(2);
-  run_op_test({"Reshape", {{"shape", std::vector<int64_t>{4, -1}}}, {random_input({2, 3, 4}, rng)},
+  run_op_test({"Reshape",
+               {{"shape", std::vector<int64_t>{4, -1}}},
+               {random_input({2, 3, 4}, rng)},
                [](const RefInputs& in, const nn::Attrs&) {
                  return std::vector<RefArray>{RefArray{{4, 6}, in[0].data}};
                }});

@@ -33,18 +33,14 @@ TEST(Concatenate, MiddleAxisAndDefaultLastAxis) {
 
 TEST(Split, OutputsPerIndex) {
   std::mt19937 rng(2);
-  run_op_test({"Split",
-               {{"axis", int64_t(1)}},
-               {random_input({2, 3, 4}, rng)},
-               [](const RefInputs& in, const nn::Attrs&) {
-                 const auto& x = in[0];
-                 std::vector<RefArray> ys;
-                 for (int64_t k = 0; k < 3; ++k)
-                   ys.push_back(make_ref({2, 4}, [&](const Ints& o) {
-                     return x.data[ravel({o[0], k, o[1]}, x.shape)];
-                   }));
-                 return ys;
-               }});
+  run_op_test(
+      {"Split", {{"axis", int64_t(1)}}, {random_input({2, 3, 4}, rng)}, [](const RefInputs& in, const nn::Attrs&) {
+         const auto& x = in[0];
+         std::vector<RefArray> ys;
+         for (int64_t k = 0; k < 3; ++k)
+           ys.push_back(make_ref({2, 4}, [&](const Ints& o) { return x.data[ravel({o[0], k, o[1]}, x.shape)]; }));
+         return ys;
+       }});
 }
 
 TEST(Stack, NewAxis) {
@@ -60,8 +56,7 @@ TEST(Stack, NewAxis) {
       })};
     };
   };
-  run_op_test(
-      {"Stack", {{"axis", int64_t(1)}}, {random_input({2, 3}, rng), random_input({2, 3}, rng)}, ref(1)});
+  run_op_test({"Stack", {{"axis", int64_t(1)}}, {random_input({2, 3}, rng), random_input({2, 3}, rng)}, ref(1)});
   run_op_test({"Stack",
                {{"axis", int64_t(-1)}},
                {random_input({2, 3}, rng), random_input({2, 3}, rng), random_input({2, 3}, rng)},
@@ -114,23 +109,22 @@ TEST(BatchMatmul, AllTransposeCombinations) {
       const int64_t m = 2, k = 3, n = 4;
       Shape as = ta ? Shape{2, 1, k, m} : Shape{2, 1, m, k};
       Shape bs = tb ? Shape{2, n, k} : Shape{2, k, n};
-      run_op_test(
-          {"BatchMatmul",
-           {{"transpose_a", ta}, {"transpose_b", tb}},
-           {random_input(as, rng), random_input(bs, rng)},
-           [=](const RefInputs& in, const nn::Attrs&) {
-             const auto& a = in[0];
-             const auto& b = in[1];
-             return std::vector<RefArray>{make_ref({2, 1, m, n}, [&](const Ints& o) {
-               double s = 0;
-               for (int64_t q = 0; q < k; ++q) {
-                 double av = a.data[ravel(ta ? Ints{o[0], 0, q, o[2]} : Ints{o[0], 0, o[2], q}, a.shape)];
-                 double bv = b.data[ravel(tb ? Ints{o[0], o[3], q} : Ints{o[0], q, o[3]}, b.shape)];
-                 s += av * bv;
-               }
-               return s;
-             })};
-           }});
+      run_op_test({"BatchMatmul",
+                   {{"transpose_a", ta}, {"transpose_b", tb}},
+                   {random_input(as, rng), random_input(bs, rng)},
+                   [=](const RefInputs& in, const nn::Attrs&) {
+                     const auto& a = in[0];
+                     const auto& b = in[1];
+                     return std::vector<RefArray>{make_ref({2, 1, m, n}, [&](const Ints& o) {
+                       double s = 0;
+                       for (int64_t q = 0; q < k; ++q) {
+                         double av = a.data[ravel(ta ? Ints{o[0], 0, q, o[2]} : Ints{o[0], 0, o[2], q}, a.shape)];
+                         double bv = b.data[ravel(tb ? Ints{o[0], o[3], q} : Ints{o[0], q, o[3]}, b.shape)];
+                         s += av * bv;
+                       }
+                       return s;
+                     })};
+                   }});
     }
   }
 }

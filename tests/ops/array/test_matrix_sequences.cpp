@@ -71,12 +71,11 @@ TEST(MatrixDiagPart, TakesTheDiagonal) {
   };
   std::mt19937 rng(4);
   run_op_test({"MatrixDiagPart", {}, {random_input({2, 3, 3}, rng)}, ref});
-  EXPECT_THROW(
-      run_op_test({"MatrixDiagPart",
-                   {},
-                   {random_input({2, 3}, rng)},
-                   [](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{in[0]}; }}),
-      nn::Error);
+  EXPECT_THROW(run_op_test({"MatrixDiagPart",
+                            {},
+                            {random_input({2, 3}, rng)},
+                            [](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{in[0]}; }}),
+               nn::Error);
 }
 
 TEST(Meshgrid, XyAndIjIndexing) {
@@ -92,20 +91,17 @@ TEST(Meshgrid, XyAndIjIndexing) {
     }
     std::vector<RefArray> outs;
     for (size_t k = 0; k < in.size(); ++k)
-      outs.push_back(
-          make_ref(s, [&](const std::vector<int64_t>& i) { return in[k].data[size_t(i[axis[k]])]; }));
+      outs.push_back(make_ref(s, [&](const std::vector<int64_t>& i) { return in[k].data[size_t(i[axis[k]])]; }));
     return outs;
   };
   std::mt19937 rng(5);
-  run_op_test(
-      {"Meshgrid", {}, {random_input({2}, rng), random_input({3}, rng), random_input({2}, rng)}, ref});
+  run_op_test({"Meshgrid", {}, {random_input({2}, rng), random_input({3}, rng), random_input({2}, rng)}, ref});
   run_op_test({"Meshgrid", {{"ij_indexing", true}}, {random_input({2}, rng), random_input({3}, rng)}, ref});
 }
 
 TEST(Arange, ValuesAndLength) {
   auto ref = [](const RefInputs&, const nn::Attrs& a) {
-    const double start = a.get_float("start", 0), stop = a.get_float("stop", 0),
-                 step = a.get_float("step", 1);
+    const double start = a.get_float("start", 0), stop = a.get_float("stop", 0), step = a.get_float("step", 1);
     RefArray y{{0}, {}};
     for (double v = start; step > 0 ? v < stop - 1e-9 : v > stop + 1e-9; v += step) y.data.push_back(v);
     y.shape = {int64_t(y.data.size())};
@@ -128,8 +124,8 @@ TEST(Linspace, EndpointsIncluded) {
       y.data.push_back(num == 1 ? start : start + (stop - start) * i / double(num - 1));
     return std::vector<RefArray>{y};
   };
-  for (auto [start, stop, num] : std::vector<std::tuple<double, double, int64_t>>{
-           {0, 1, 5}, {-2, 3, 7}, {4, 4, 1}, {1, 0, 0}, {1, -1, 2}}) {
+  for (auto [start, stop, num] :
+       std::vector<std::tuple<double, double, int64_t>>{{0, 1, 5}, {-2, 3, 7}, {4, 4, 1}, {1, 0, 0}, {1, -1, 2}}) {
     OpTestCase tc{"Linspace", {{"start", start}, {"stop", stop}, {"num", num}}, {}, ref};
     tc.check_backward = false;  // no inputs
     run_op_test(tc);
@@ -171,8 +167,7 @@ std::vector<RefArray> sort_reference(const RefInputs& in, const nn::Attrs& a) {
 TEST(Sort, ValuesIndicesReverse) {
   std::mt19937 rng(6);
   run_op_test({"Sort", {}, {random_input({3, 5}, rng)}, sort_reference});
-  run_op_test(
-      {"Sort", {{"axis", int64_t(0)}, {"reverse", true}}, {random_input({4, 3}, rng)}, sort_reference});
+  run_op_test({"Sort", {{"axis", int64_t(0)}, {"reverse", true}}, {random_input({4, 3}, rng)}, sort_reference});
   OpTestCase with_index{"Sort", {{"with_index", true}}, {random_input({2, 4}, rng)}, sort_reference};
   with_index.skip_outputs_for_grad = 1;  // the index output carries no gradient
   run_op_test(with_index);

@@ -37,14 +37,18 @@ TEST(NonZero, Coordinates) {
   };
   run_op_test({"NonZero", {}, {x}, ref});
   RefArray v{{5}, {0.0, 0.0, 7.0, 0.0, 1.0}};
-  auto ref1 = [](const RefInputs&, const nn::Attrs&) { return std::vector<RefArray>{RefArray{{1, 2}, {2.0, 4.0}}}; };
+  auto ref1 = [](const RefInputs&, const nn::Attrs&) {
+    return std::vector<RefArray>{RefArray{{1, 2}, {2.0, 4.0}}};
+  };
   run_op_test({"NonZero", {}, {v}, ref1});
 }
 
 TEST(Assign, CopiesSrcIntoDst) {
   std::mt19937 rng(11);
   auto dst = random_input({2, 3}, rng), src = random_input({2, 3}, rng);
-  OpTestCase tc{"Assign", {}, {dst, src}, [](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{in[1]}; }};
+  OpTestCase tc{"Assign", {}, {dst, src}, [](const RefInputs& in, const nn::Attrs&) {
+                  return std::vector<RefArray>{in[1]};
+                }};
   tc.check_backward = false;  // upstream passes dy to dst, not src: checked below
   run_op_test(tc);
   std::vector<double> g{0.1, -0.2, 0.3, -0.4, 0.5, -0.6};

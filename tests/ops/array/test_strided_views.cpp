@@ -22,12 +22,11 @@ TEST(Transpose, ForwardBackward3D) {
 
 TEST(Transpose, RejectsRepeatedAxis) {
   std::mt19937 rng(1);
-  EXPECT_THROW(
-      run_op_test({"Transpose",
-                   {{"axes", Ints{0, 0}}},
-                   {random_input({2, 3}, rng)},
-                   [](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{in[0]}; }}),
-      nn::Error);
+  EXPECT_THROW(run_op_test({"Transpose",
+                            {{"axes", Ints{0, 0}}},
+                            {random_input({2, 3}, rng)},
+                            [](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{in[0]}; }}),
+               nn::Error);
 }
 
 TEST(Broadcast, ForwardBackward) {
@@ -75,28 +74,24 @@ TEST(Flip, DefaultLastAxisAndSeveralAxes) {
                    return x.data[ravel({o[0], o[1], 3 - o[2]}, x.shape)];
                  })};
                }});
-  run_op_test({"Flip",
-               {{"axes", Ints{0, -2}}},
-               {random_input({2, 3, 4}, rng)},
-               [](const RefInputs& in, const nn::Attrs&) {
-                 const auto& x = in[0];
-                 return std::vector<RefArray>{make_ref({2, 3, 4}, [&](const Ints& o) {
-                   return x.data[ravel({1 - o[0], 2 - o[1], o[2]}, x.shape)];
-                 })};
-               }});
+  run_op_test(
+      {"Flip", {{"axes", Ints{0, -2}}}, {random_input({2, 3, 4}, rng)}, [](const RefInputs& in, const nn::Attrs&) {
+         const auto& x = in[0];
+         return std::vector<RefArray>{make_ref({2, 3, 4}, [&](const Ints& o) {
+           return x.data[ravel({1 - o[0], 2 - o[1], o[2]}, x.shape)];
+         })};
+       }});
 }
 
 TEST(Tile, RepsLongerThanRank) {
   std::mt19937 rng(5);
-  run_op_test({"Tile",
-               {{"reps", Ints{2, 1, 3}}},
-               {random_input({2, 3}, rng)},
-               [](const RefInputs& in, const nn::Attrs&) {
-                 const auto& x = in[0];
-                 return std::vector<RefArray>{make_ref({2, 2, 9}, [&](const Ints& o) {
-                   return x.data[ravel({o[1] % 2, o[2] % 3}, x.shape)];
-                 })};
-               }});
+  run_op_test(
+      {"Tile", {{"reps", Ints{2, 1, 3}}}, {random_input({2, 3}, rng)}, [](const RefInputs& in, const nn::Attrs&) {
+         const auto& x = in[0];
+         return std::vector<RefArray>{make_ref({2, 2, 9}, [&](const Ints& o) {
+           return x.data[ravel({o[1] % 2, o[2] % 3}, x.shape)];
+         })};
+       }});
   run_op_test(
       {"Tile", {{"reps", Ints{2}}}, {random_input({2, 3}, rng)}, [](const RefInputs& in, const nn::Attrs&) {
          const auto& x = in[0];

@@ -124,23 +124,21 @@ TEST(BinaryTanh, ForwardAndStraightThrough) { check_binary_activation("BinaryTan
 
 TEST(BinaryConnectAffine, SignWeights) {
   check_binary_layer("BinaryConnectAffine", false, true, {}, {}, {3, 4}, {4, 5}, true, 1.0);
-  check_binary_layer("BinaryConnectAffine", false, true,
-                     {{"base_axis", int64_t(2)}, {"quantize_zero_to", 0.0}}, {2}, {2, 3, 4}, {4, 2, 2}, false,
-                     0.0);
+  check_binary_layer("BinaryConnectAffine", false, true, {{"base_axis", int64_t(2)}, {"quantize_zero_to", 0.0}},
+                     {2}, {2, 3, 4}, {4, 2, 2}, false, 0.0);
 }
 
 TEST(BinaryConnectConvolution, SignWeights) {
   check_binary_layer("BinaryConnectConvolution", false, false, {{"pad", V{1, 1}}, {"stride", V{2, 1}}},
                      {1, V{1, 1}, V{2, 1}}, {2, 2, 5, 4}, {3, 2, 3, 3}, true, 1.0);
-  check_binary_layer("BinaryConnectConvolution", false, false,
-                     {{"group", int64_t(2)}, {"quantize_zero_to", -1.0}}, {1, {}, {}, {}, 2}, {1, 4, 4, 4},
-                     {2, 2, 2, 2}, false, -1.0);
+  check_binary_layer("BinaryConnectConvolution", false, false, {{"group", int64_t(2)}, {"quantize_zero_to", -1.0}},
+                     {1, {}, {}, {}, 2}, {1, 4, 4, 4}, {2, 2, 2, 2}, false, -1.0);
 }
 
 TEST(BinaryWeightAffine, ScaledSignWeights) {
   check_binary_layer("BinaryWeightAffine", true, true, {}, {}, {3, 4}, {4, 5}, true, 1.0);
-  check_binary_layer("BinaryWeightAffine", true, true, {{"quantize_zero_to", 0.0}}, {}, {2, 6}, {6, 2, 2},
-                     true, 0.0);
+  check_binary_layer("BinaryWeightAffine", true, true, {{"quantize_zero_to", 0.0}}, {}, {2, 6}, {6, 2, 2}, true,
+                     0.0);
 }
 
 TEST(BinaryWeightConvolution, ScaledSignWeights) {

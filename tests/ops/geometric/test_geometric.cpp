@@ -50,8 +50,7 @@ double source(double g, int64_t S, const std::string& pad, bool align) {
   double s = align ? (g + 1) * (S - 1) / 2 : ((g + 1) * S - 1) / 2;
   auto clamp = [&](double v) { return std::min(std::max(v, 0.0), double(S - 1)); };
   if (pad == "repeat") return clamp(s);
-  if (pad == "reflect")
-    return align ? reflect_ref(s, 0, S - 1) : clamp(reflect_ref(2 * s, -1, 2.0 * S - 1) / 2);
+  if (pad == "reflect") return align ? reflect_ref(s, 0, S - 1) : clamp(reflect_ref(2 * s, -1, 2.0 * S - 1) / 2);
   return s;
 }
 
@@ -162,9 +161,7 @@ TEST(WarpByFlow, InteriorFlow) {
           for (int64_t x = 0; x < 5; ++x) {
             double fx = x + in[1].data[size_t(((n * 2) * 4 + r) * 5 + x)];
             double fy = r + in[1].data[size_t(((n * 2 + 1) * 4 + r) * 5 + x)];
-            auto at = [&](int64_t yy, int64_t xx) {
-              return in[0].data[size_t(((n * 2 + c) * 4 + yy) * 5 + xx)];
-            };
+            auto at = [&](int64_t yy, int64_t xx) { return in[0].data[size_t(((n * 2 + c) * 4 + yy) * 5 + xx)]; };
             int64_t x0 = int64_t(std::floor(fx)), y0 = int64_t(std::floor(fy));
             double a = fx - x0, b = fy - y0;
             y.data[size_t(((n * 2 + c) * 4 + r) * 5 + x)] =

@@ -109,8 +109,7 @@ TEST(BatchCholesky, LowerAndUpper) {
     auto chol = [upper](const M& x, int64_t n) {
       M a(x.size()), l(x.size(), 0.0);
       for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < n; ++j)
-          a[size_t(i * n + j)] = 0.5 * (x[size_t(i * n + j)] + x[size_t(j * n + i)]);
+        for (int64_t j = 0; j < n; ++j) a[size_t(i * n + j)] = 0.5 * (x[size_t(i * n + j)] + x[size_t(j * n + i)]);
       for (int64_t i = 0; i < n; ++i)
         for (int64_t j = 0; j <= i; ++j) {
           double s = a[size_t(i * n + j)];

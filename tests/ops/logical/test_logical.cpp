@@ -73,13 +73,11 @@ TEST(Less, Broadcast) {
 
 TEST(LogicalAndScalar, TrueAndFalse) {
   for (bool v : {true, false})
-    check_scalar("LogicalAndScalar", {{"val", v}},
-                 [](double x, const nn::Attrs& a) { return x != 0 && bval(a); });
+    check_scalar("LogicalAndScalar", {{"val", v}}, [](double x, const nn::Attrs& a) { return x != 0 && bval(a); });
 }
 TEST(LogicalOrScalar, TrueAndFalse) {
   for (bool v : {true, false})
-    check_scalar("LogicalOrScalar", {{"val", v}},
-                 [](double x, const nn::Attrs& a) { return x != 0 || bval(a); });
+    check_scalar("LogicalOrScalar", {{"val", v}}, [](double x, const nn::Attrs& a) { return x != 0 || bval(a); });
 }
 TEST(LogicalXorScalar, TrueAndFalse) {
   for (bool v : {true, false})
@@ -95,8 +93,7 @@ TEST(NotEqualScalar, Value) {
   check_scalar("NotEqualScalar", {{"val", 0.0}}, [](double x, const nn::Attrs& a) { return x != val(a); });
 }
 TEST(GreaterEqualScalar, Value) {
-  check_scalar("GreaterEqualScalar", {{"val", 0.0}},
-               [](double x, const nn::Attrs& a) { return x >= val(a); });
+  check_scalar("GreaterEqualScalar", {{"val", 0.0}}, [](double x, const nn::Attrs& a) { return x >= val(a); });
 }
 TEST(GreaterScalar, Value) {
   check_scalar("GreaterScalar", {{"val", 0.0}}, [](double x, const nn::Attrs& a) { return x > val(a); });
@@ -112,15 +109,15 @@ TEST(LogicalNot, Forward) {
 }
 TEST(IsNaN, Forward) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  run_op_test(forward_case("IsNaN", {}, {RefArray{{4}, {1.0, nan, inf, -2.0}}},
-                           [](const RefInputs&, const nn::Attrs&) {
-                             return std::vector<RefArray>{RefArray{{4}, {0, 1, 0, 0}}};
-                           }));
+  run_op_test(
+      forward_case("IsNaN", {}, {RefArray{{4}, {1.0, nan, inf, -2.0}}}, [](const RefInputs&, const nn::Attrs&) {
+        return std::vector<RefArray>{RefArray{{4}, {0, 1, 0, 0}}};
+      }));
 }
 TEST(IsInf, Forward) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  run_op_test(forward_case("IsInf", {}, {RefArray{{4}, {1.0, nan, inf, -inf}}},
-                           [](const RefInputs&, const nn::Attrs&) {
-                             return std::vector<RefArray>{RefArray{{4}, {0, 0, 1, 1}}};
-                           }));
+  run_op_test(
+      forward_case("IsInf", {}, {RefArray{{4}, {1.0, nan, inf, -inf}}}, [](const RefInputs&, const nn::Attrs&) {
+        return std::vector<RefArray>{RefArray{{4}, {0, 0, 1, 1}}};
+      }));
 }

@@ -23,7 +23,8 @@ void check_reset(const char* type, bool nan_op) {
       EXPECT_EQ(o.y[i], 9.f) << type << " [" << i << "]";
       EXPECT_EQ(o.grad[0][i], 0.f) << type << " grad [" << i << "]";
     } else {
-      EXPECT_TRUE(std::isnan(x.data[i]) ? std::isnan(o.y[i]) : o.y[i] == float(x.data[i])) << type << " [" << i << "]";
+      EXPECT_TRUE(std::isnan(x.data[i]) ? std::isnan(o.y[i]) : o.y[i] == float(x.data[i]))
+          << type << " [" << i << "]";
       EXPECT_FLOAT_EQ(o.grad[0][i], float(g[i])) << type << " grad [" << i << "]";
     }
   }

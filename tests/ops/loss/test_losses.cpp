@@ -55,9 +55,7 @@ std::vector<RefArray> label_loss_ref(const RefInputs& in, const nn::Attrs& a, bo
 }
 void check_label_loss(const char* op, bool softmax, double lo, double hi) {
   std::mt19937 rng(61);
-  Reference ref = [softmax](const RefInputs& in, const nn::Attrs& a) {
-    return label_loss_ref(in, a, softmax);
-  };
+  Reference ref = [softmax](const RefInputs& in, const nn::Attrs& a) { return label_loss_ref(in, a, softmax); };
   for (int64_t axis : {2, 1, 0}) {
     nn::Shape xs{3, 4, 5};
     OpTestCase tc{
@@ -187,8 +185,7 @@ TEST(KLMultinomial, BaseAxes) {
     return std::vector<RefArray>{y};
   };
   std::mt19937 rng(70);
-  run_op_test(
-      {"KLMultinomial", {}, {random_input({3, 4}, rng, 0.1, 1), random_input({3, 4}, rng, 0.1, 1)}, ref});
+  run_op_test({"KLMultinomial", {}, {random_input({3, 4}, rng, 0.1, 1), random_input({3, 4}, rng, 0.1, 1)}, ref});
   run_op_test({"KLMultinomial",
                {{"base_axis", int64_t(2)}},
                {random_input({2, 3, 4}, rng, 0.1, 1), random_input({2, 3, 4}, rng, 0.1, 1)},

@@ -82,8 +82,7 @@ TEST(ATan2, ForwardBackward) {
                {random_input({3, 4}, rng, -2, 2), random_input({3, 4}, rng, 0.3, 2)},
                [](const RefInputs& in, const nn::Attrs&) {
                  RefArray y = in[0];
-                 for (size_t i = 0; i < y.data.size(); ++i)
-                   y.data[i] = std::atan2(in[0].data[i], in[1].data[i]);
+                 for (size_t i = 0; i < y.data.size(); ++i) y.data[i] = std::atan2(in[0].data[i], in[1].data[i]);
                  return std::vector<RefArray>{y};
                }});
 }

@@ -87,8 +87,7 @@ inline RefArray deconvolution(const RefArray& x, const RefArray& w, const RefArr
   const int64_t ic = x.shape[ba], icg = ic / s.group, ocg = w.shape[1], oc = ocg * s.group;
   Shape in(x.shape.begin() + ba + 1, x.shape.end()), k(w.shape.begin() + 2, w.shape.end()), out;
   for (size_t d = 0; d < nd; ++d)
-    out.push_back(s.stride[d] * (in[d] - 1) + s.dilation[d] * (k[d] - 1) + 1 - 2 * s.pad[d] +
-                  output_padding[d]);
+    out.push_back(s.stride[d] * (in[d] - 1) + s.dilation[d] * (k[d] - 1) + 1 - 2 * s.pad[d] + output_padding[d]);
   Shape y_shape(x.shape.begin(), x.shape.begin() + ba);
   y_shape.push_back(oc);
   y_shape.insert(y_shape.end(), out.begin(), out.end());
@@ -96,8 +95,7 @@ inline RefArray deconvolution(const RefArray& x, const RefArray& w, const RefArr
   const int64_t in_n = ref_size(in), out_n = ref_size(out), k_n = ref_size(k);
   for (int64_t n = 0; n < batch; ++n) {
     for (int64_t o = 0; o < oc; ++o)
-      for (int64_t i = 0; i < out_n; ++i)
-        y.data[size_t((n * oc + o) * out_n + i)] = b ? b->data[size_t(o)] : 0.0;
+      for (int64_t i = 0; i < out_n; ++i) y.data[size_t((n * oc + o) * out_n + i)] = b ? b->data[size_t(o)] : 0.0;
     for (int64_t ci = 0; ci < ic; ++ci) {
       const int64_t g = ci / icg;
       std::vector<int64_t> ii(nd, 0);
@@ -133,8 +131,7 @@ inline RefArray affine(const RefArray& x, const RefArray& w, const RefArray* b, 
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t j = 0; j < outputs; ++j) {
       double acc = b ? b->data[size_t(j)] : 0.0;
-      for (int64_t i = 0; i < inputs; ++i)
-        acc += x.data[size_t(r * inputs + i)] * w.data[size_t(i * outputs + j)];
+      for (int64_t i = 0; i < inputs; ++i) acc += x.data[size_t(r * inputs + i)] * w.data[size_t(i * outputs + j)];
       y.data[size_t(r * outputs + j)] = acc;
     }
   return y;

@@ -16,9 +16,8 @@ struct Outcome {
 };
 
 // Runs forward, then backward with output grad g (accum on every input); input grads start as `prefill`.
-inline Outcome run_direct(const std::string& type, const nn::Attrs& attrs,
-                          const std::vector<RefArray>& inputs, const std::vector<double>& g,
-                          const std::vector<bool>& prop, bool accum, float prefill) {
+inline Outcome run_direct(const std::string& type, const nn::Attrs& attrs, const std::vector<RefArray>& inputs,
+                          const std::vector<double>& g, const std::vector<bool>& prop, bool accum, float prefill) {
   auto f = nn::OpRegistry::instance().create(type, attrs, nn::cpu_context());
   std::vector<nn::VariablePtr> in;
   nn::Variables raw;

@@ -11,8 +11,8 @@ namespace inq_ref {
 
 // The weights the layer uses at minibatch 0 for indicator input `ind`
 // (largest_abs selection).
-inline std::vector<double> quantized_weights(const std::vector<double> &w_in, std::vector<double> ind,
-                                             const nn::Attrs &a) {
+inline std::vector<double> quantized_weights(const std::vector<double>& w_in, std::vector<double> ind,
+                                             const nn::Attrs& a) {
   std::vector<double> w = w_in;
   const auto iters = a.get_ints("inq_iterations", {});
   const int64_t n = int64_t(w.size());

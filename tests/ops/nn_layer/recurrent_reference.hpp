@@ -27,8 +27,8 @@ inline double sigm(double v) { return 1.0 / (1.0 + std::exp(-v)); }
 
 // One step for one batch row: x (in), h and c (H) -> new h, c. w: (G, H, in +
 // H), b: (R, H) or null.
-inline void cell_step(Cell cell, int64_t in, int64_t H, const double *w, const double *b, const double *x,
-                      std::vector<double> &h, std::vector<double> &c) {
+inline void cell_step(Cell cell, int64_t in, int64_t H, const double* w, const double* b, const double* x,
+                      std::vector<double>& h, std::vector<double>& c) {
   const int64_t K = in + H;
   auto dot = [&](int64_t g, int64_t j, int64_t from, int64_t to) {
     double s = 0;
@@ -58,14 +58,14 @@ inline void cell_step(Cell cell, int64_t in, int64_t H, const double *w, const d
 
 // inputs: x (T, B, I), h (L, D, B, H), [c], w0, [w when layers > 1], [b].
 // Outputs y, h_n [, c_n].
-inline std::vector<RefArray> run(const RefInputs &v, const Spec &s) {
+inline std::vector<RefArray> run(const RefInputs& v, const Spec& s) {
   const bool lstm = s.cell == Cell::kLstm;
-  const RefArray &x = v[0];
-  const RefArray &h0 = v[1];
+  const RefArray& x = v[0];
+  const RefArray& h0 = v[1];
   const size_t iw0 = lstm ? 3 : 2;
-  const RefArray &w0 = v[iw0];
-  const RefArray *w = s.layers > 1 ? &v[iw0 + 1] : nullptr;
-  const RefArray *b = s.bias ? &v[iw0 + (s.layers > 1 ? 2 : 1)] : nullptr;
+  const RefArray& w0 = v[iw0];
+  const RefArray* w = s.layers > 1 ? &v[iw0 + 1] : nullptr;
+  const RefArray* b = s.bias ? &v[iw0 + (s.layers > 1 ? 2 : 1)] : nullptr;
   const int64_t T = x.shape[0], B = x.shape[1], I = x.shape[2], H = h0.shape[3], L = s.layers;
   const int64_t D = s.bidirectional ? 2 : 1, G = gates(s.cell), R = bias_rows(s.cell);
   std::vector<double> seq = x.data;  // current layer input (T, B, in)
@@ -75,9 +75,8 @@ inline std::vector<RefArray> run(const RefInputs &v, const Spec &s) {
     std::vector<double> out(size_t(T * B * D * H));
     for (int64_t d = 0; d < D; ++d) {
       const int64_t K = in + H;
-      const double *wl =
-          l == 0 ? w0.data.data() + d * G * H * K : w->data.data() + ((l - 1) * D + d) * G * H * K;
-      const double *bl = b ? b->data.data() + (l * D + d) * R * H : nullptr;
+      const double* wl = l == 0 ? w0.data.data() + d * G * H * K : w->data.data() + ((l - 1) * D + d) * G * H * K;
+      const double* bl = b ? b->data.data() + (l * D + d) * R * H : nullptr;
       for (int64_t bi = 0; bi < B; ++bi) {
         const int64_t st = ((l * D + d) * B + bi) * H;
         std::vector<double> h(h0.data.begin() + st, h0.data.begin() + st + H), c(size_t(H), 0.0);
@@ -100,8 +99,8 @@ inline std::vector<RefArray> run(const RefInputs &v, const Spec &s) {
 }
 
 // Builds random inputs for a spec and runs the op test.
-inline void check(const char *type, const Spec &s, int64_t T, int64_t B, int64_t I, int64_t H, uint32_t seed,
-                  const nn::Attrs &extra = {}) {
+inline void check(const char* type, const Spec& s, int64_t T, int64_t B, int64_t I, int64_t H, uint32_t seed,
+                  const nn::Attrs& extra = {}) {
   std::mt19937 rng(seed);
   const int64_t D = s.bidirectional ? 2 : 1, G = gates(s.cell), L = s.layers;
   auto with_gates = [&](nn::Shape head, int64_t last) {
@@ -124,7 +123,7 @@ inline void check(const char *type, const Spec &s, int64_t T, int64_t B, int64_t
   a.set("num_layers", L);
   a.set("bidirectional", s.bidirectional);
   if (s.cell == Cell::kRelu) a.set("nonlinearity", std::string("relu"));
-  nn::test::OpTestCase tc{type, a, in, [s](const RefInputs &v, const nn::Attrs &) { return run(v, s); }};
+  nn::test::OpTestCase tc{type, a, in, [s](const RefInputs& v, const nn::Attrs&) { return run(v, s); }};
   nn::test::run_op_test(tc);
 }
 

@@ -20,7 +20,8 @@ std::vector<RefArray> asc_ref(const RefInputs& in, const nn::Attrs&) {
         for (int64_t w = 0; w < oW; ++w) {
           double s = 0;
           for (int64_t j = 0; j < Kv; ++j)
-            for (int64_t i = 0; i < Kh; ++i) s += at4(kv, b, j, h, w) * at4(kh, b, i, h, w) * at4(x, b, c, h + j, w + i);
+            for (int64_t i = 0; i < Kh; ++i)
+              s += at4(kv, b, j, h, w) * at4(kh, b, i, h, w) * at4(x, b, c, h + j, w + i);
           y.data.push_back(s);
         }
   return {y};
@@ -30,22 +31,30 @@ std::vector<RefArray> asc_ref(const RefInputs& in, const nn::Attrs&) {
 TEST(AdaptiveSeparableConvolution, OutputSizedKernels) {
   std::mt19937 rng(31);
   auto x = random_input({2, 2, 5, 6}, rng);
-  run_op_test({"AdaptiveSeparableConvolution", {}, {x, random_input({2, 3, 3, 3}, rng), random_input({2, 4, 3, 3}, rng)},
+  run_op_test({"AdaptiveSeparableConvolution",
+               {},
+               {x, random_input({2, 3, 3, 3}, rng), random_input({2, 4, 3, 3}, rng)},
                asc_ref});
 }
 
 TEST(AdaptiveSeparableConvolution, InputSizedKernels) {
   std::mt19937 rng(32);
   auto x = random_input({1, 3, 4, 4}, rng);
-  run_op_test({"AdaptiveSeparableConvolution", {}, {x, random_input({1, 2, 4, 4}, rng), random_input({1, 2, 4, 4}, rng)},
+  run_op_test({"AdaptiveSeparableConvolution",
+               {},
+               {x, random_input({1, 2, 4, 4}, rng), random_input({1, 2, 4, 4}, rng)},
                asc_ref});
 }
 
 TEST(AdaptiveSeparableConvolution, RejectsBadShapes) {
   std::mt19937 rng(33);
   auto x = random_input({1, 1, 4, 4}, rng);
-  EXPECT_ANY_THROW(run_op_test({"AdaptiveSeparableConvolution", {}, {x, random_input({2, 2, 3, 3}, rng),
-                                random_input({1, 2, 3, 3}, rng)}, asc_ref}));
-  EXPECT_ANY_THROW(run_op_test({"AdaptiveSeparableConvolution", {}, {x, random_input({1, 5, 3, 3}, rng),
-                                random_input({1, 2, 3, 3}, rng)}, asc_ref}));
+  EXPECT_ANY_THROW(run_op_test({"AdaptiveSeparableConvolution",
+                                {},
+                                {x, random_input({2, 2, 3, 3}, rng), random_input({1, 2, 3, 3}, rng)},
+                                asc_ref}));
+  EXPECT_ANY_THROW(run_op_test({"AdaptiveSeparableConvolution",
+                                {},
+                                {x, random_input({1, 5, 3, 3}, rng), random_input({1, 2, 3, 3}, rng)},
+                                asc_ref}));
 }

@@ -95,19 +95,20 @@ TEST(ConvInferencePath, EveryActivationWithBiasAndResidual) {
   std::mt19937 rng(5);
   for (const std::string act : {"", "relu", "leaky_relu", "relu6", "sigmoid", "tanh", "elu", "swish"})
     for (bool z : {false, true})
-      for (bool bias : {false, true}) check_case({{2, 16, 9, 9}, {32, 16, 3, 3}, 1, {1, 1}, {}, bias, z, act}, rng);
+      for (bool bias : {false, true})
+        check_case({{2, 16, 9, 9}, {32, 16, 3, 3}, 1, {1, 1}, {}, bias, z, act}, rng);
 }
 
 TEST(ConvInferencePath, Geometries) {
   std::mt19937 rng(6);
   // Each above the path's 1e6-flop floor (smaller ones run the training kernels).
   check_case({{1, 32, 112, 112}, {32, 1, 3, 3}, 32, {1, 1}, {2, 2}, true, false, "relu6"}, rng);  // depthwise
-  check_case({{1, 24, 16, 16}, {144, 24, 1, 1}, 1, {}, {}, true, false, "swish"}, rng);  // 1x1, C % 16 != 0
+  check_case({{1, 24, 16, 16}, {144, 24, 1, 1}, 1, {}, {}, true, false, "swish"}, rng);      // 1x1, C % 16 != 0
   check_case({{1, 3, 96, 96}, {16, 3, 3, 3}, 1, {1, 1}, {2, 2}, true, false, "relu"}, rng);  // first layer
   check_case({{2, 8, 40, 40}, {16, 4, 3, 3}, 2, {0, 0}, {1, 1}, false, false, ""}, rng);     // grouped
-  check_case({{1, 16, 64, 64}, {32, 16, 3, 3}, 1, {}, {2, 2}, true, false, "relu"}, rng);  // last column unread
+  check_case({{1, 16, 64, 64}, {32, 16, 3, 3}, 1, {}, {2, 2}, true, false, "relu"}, rng);    // last column unread
   check_case({{2, 16, 200}, {16, 16, 5}, 1, {2}, {}, true, true, "tanh"}, rng);              // 1-D
-  check_case({{1, 16, 5, 6, 7}, {16, 16, 3, 3, 3}, 1, {1, 1, 1}, {}, true, false, "elu"}, rng); // 3-D
+  check_case({{1, 16, 5, 6, 7}, {16, 16, 3, 3, 3}, 1, {1, 1, 1}, {}, true, false, "elu"}, rng);  // 3-D
 }
 
 // Two convolutions in a graph: the first's output stays in oneDNN's layout for the second, and a plain
@@ -185,8 +186,11 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
   auto a = nn::call1("Convolution", {x, wa}, same, nn::cpu_context());
   auto b = nn::call1("Convolution", {x, wb}, {}, nn::cpu_context());
   std::vector<nn::VariablePtr> outs{
-      nn::call1("MaxPooling", {a}, {{"kernel", std::vector<int64_t>{3, 3}}, {"stride", std::vector<int64_t>{2, 2}},
-                                    {"ignore_border", false}, {"pad", std::vector<int64_t>{1, 1}}}),
+      nn::call1("MaxPooling", {a},
+                {{"kernel", std::vector<int64_t>{3, 3}},
+                 {"stride", std::vector<int64_t>{2, 2}},
+                 {"ignore_border", false},
+                 {"pad", std::vector<int64_t>{1, 1}}}),
       nn::call1("GlobalAveragePooling", {a}),
       nn::call1("Concatenate", {a, b}, {{"axis", int64_t(1)}}),
       nn::call1("Mul2", {b, nn::call1("GlobalAveragePooling", {b})}),

@@ -88,8 +88,7 @@ TEST(Convolution, BatchThreadedPathMatchesPerSample) {
   auto all = run_direct("Convolution", conv_attrs(s), {x, w, b}, g, {true, true, true}, false, 0.f);
   std::vector<double> dw(w.data.size(), 0.0), db(16, 0.0);
   for (int64_t n = 0; n < 6; ++n) {
-    RefArray xn{{1, 8, 12, 12},
-                std::vector<double>(x.data.begin() + n * per_x, x.data.begin() + (n + 1) * per_x)};
+    RefArray xn{{1, 8, 12, 12}, std::vector<double>(x.data.begin() + n * per_x, x.data.begin() + (n + 1) * per_x)};
     std::vector<double> gn(g.begin() + n * per_y, g.begin() + (n + 1) * per_y);
     auto one = run_direct("Convolution", conv_attrs(s), {xn, w, b}, gn, {true, true, true}, false, 0.f);
     for (int64_t i = 0; i < per_x; ++i)
@@ -104,8 +103,7 @@ TEST(Convolution, BatchThreadedPathMatchesPerSample) {
 
 TEST(Convolution, Errors) {
   auto& reg = nn::OpRegistry::instance();
-  auto x = nn::Variable::create({1, 3, 5, 5}), w = nn::Variable::create({4, 2, 3, 3}),
-       y = nn::Variable::create();
+  auto x = nn::Variable::create({1, 3, 5, 5}), w = nn::Variable::create({4, 2, 3, 3}), y = nn::Variable::create();
   auto f = reg.create("Convolution", {}, nn::cpu_context());
   EXPECT_THROW(f->setup({x.get(), w.get()}, {y.get()}), nn::Error);  // channel mismatch
   auto w3 = nn::Variable::create({4, 3, 3, 3});
@@ -133,8 +131,7 @@ void run_depthwise(int64_t multiplier, const V& pad, const V& stride, const V& d
   run_op_test({"DepthwiseConvolution", a, in, [s](const RefInputs& v, const nn::Attrs&) {
                  RefArray w4 = v[1];
                  w4.shape.insert(w4.shape.begin() + 1, 1);
-                 return std::vector<RefArray>{
-                     conv_ref::convolution(v[0], w4, v.size() > 2 ? &v[2] : nullptr, s)};
+                 return std::vector<RefArray>{conv_ref::convolution(v[0], w4, v.size() > 2 ? &v[2] : nullptr, s)};
                }});
 }
 }  // namespace

@@ -12,8 +12,8 @@ using V = std::vector<int64_t>;
 namespace {
 // Direct scatter: y[c / divisor, q * stride - pad + k * dilation] += x[c, q] *
 // w[c, k], per sample.
-RefArray depthwise_deconv(const RefArray &x, const RefArray &w, const RefArray *b, const V &pad,
-                          const V &stride, const V &dilation, int64_t divisor) {
+RefArray depthwise_deconv(const RefArray& x, const RefArray& w, const RefArray* b, const V& pad, const V& stride,
+                          const V& dilation, int64_t divisor) {
   const size_t nd = w.shape.size() - 1;
   const int64_t C = x.shape[1], OC = C / divisor;
   nn::Shape in(x.shape.begin() + 2, x.shape.end()), k(w.shape.begin() + 1, w.shape.end()), out;
@@ -45,12 +45,11 @@ RefArray depthwise_deconv(const RefArray &x, const RefArray &w, const RefArray *
   if (b)
     for (int64_t n = 0; n < x.shape[0]; ++n)
       for (int64_t o = 0; o < OC; ++o)
-        for (int64_t i = 0; i < out_size; ++i)
-          y.data[size_t((n * OC + o) * out_size + i)] += b->data[size_t(o)];
+        for (int64_t i = 0; i < out_size; ++i) y.data[size_t((n * OC + o) * out_size + i)] += b->data[size_t(o)];
   return y;
 }
 
-void run(const nn::Shape &x, const nn::Shape &w, V pad, V stride, V dilation, int64_t divisor, bool bias,
+void run(const nn::Shape& x, const nn::Shape& w, V pad, V stride, V dilation, int64_t divisor, bool bias,
          uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<RefArray> in{random_input(x, rng), random_input(w, rng)};
@@ -63,9 +62,9 @@ void run(const nn::Shape &x, const nn::Shape &w, V pad, V stride, V dilation, in
   if (pad.empty()) pad.assign(nd, 0);
   if (stride.empty()) stride.assign(nd, 1);
   if (dilation.empty()) dilation.assign(nd, 1);
-  run_op_test({"DepthwiseDeconvolution", a, in, [=](const RefInputs &v, const nn::Attrs &) {
-                 return std::vector<RefArray>{depthwise_deconv(v[0], v[1], v.size() > 2 ? &v[2] : nullptr,
-                                                               pad, stride, dilation, divisor)};
+  run_op_test({"DepthwiseDeconvolution", a, in, [=](const RefInputs& v, const nn::Attrs&) {
+                 return std::vector<RefArray>{
+                     depthwise_deconv(v[0], v[1], v.size() > 2 ? &v[2] : nullptr, pad, stride, dilation, divisor)};
                }});
 }
 }  // namespace
@@ -82,9 +81,8 @@ TEST(DepthwiseDeconvolution, PadStrideDilation) {
 }
 
 TEST(DepthwiseDeconvolution, RejectsBadDivisor) {
-  auto f = nn::OpRegistry::instance().create("DepthwiseDeconvolution", {{"divisor", int64_t(2)}},
-                                             nn::cpu_context());
-  auto x = nn::Variable::create({1, 3, 4, 4}), w = nn::Variable::create({3, 2, 2}),
-       y = nn::Variable::create();
+  auto f =
+      nn::OpRegistry::instance().create("DepthwiseDeconvolution", {{"divisor", int64_t(2)}}, nn::cpu_context());
+  auto x = nn::Variable::create({1, 3, 4, 4}), w = nn::Variable::create({3, 2, 2}), y = nn::Variable::create();
   EXPECT_THROW(f->setup({x.get(), w.get()}, {y.get()}), nn::Error);
 }

@@ -22,7 +22,8 @@ RefArray reflect_pad(const RefArray& x, int64_t p) {
   RefArray y{{n, c, h + 2 * p, w + 2 * p}, {}};
   for (int64_t a = 0; a < n * c; ++a)
     for (int64_t i = -p; i < h + p; ++i)
-      for (int64_t j = -p; j < w + p; ++j) y.data.push_back(x.data[size_t((a * h + mirror(i, h)) * w + mirror(j, w))]);
+      for (int64_t j = -p; j < w + p; ++j)
+        y.data.push_back(x.data[size_t((a * h + mirror(i, h)) * w + mirror(j, w))]);
   return y;
 }
 
@@ -41,8 +42,10 @@ Reference fused_ref(Layout l) {
     conv_ref::ConvSpec spec;
     RefArray x = in[0];
     const auto pad = a.get_ints("pad", {});
-    if (a.get_string("pad_mode", "constant") == "reflect") x = reflect_pad(x, pad[0]);
-    else spec.pad = pad;
+    if (a.get_string("pad_mode", "constant") == "reflect")
+      x = reflect_pad(x, pad[0]);
+    else
+      spec.pad = pad;
     spec.stride = a.get_ints("stride", {});
     size_t next = 2;
     const RefArray* bias = l.bias ? &in[next++] : nullptr;
@@ -79,10 +82,14 @@ Reference fused_ref(Layout l) {
 TEST(FusedConvolution, ConvBiasActivation) {
   std::mt19937 rng(21);
   auto x = random_input({2, 2, 4, 4}, rng), w = random_input({3, 2, 3, 3}, rng), b = random_input({3}, rng);
-  run_op_test({"FusedConvolution", {{"nonlinearity", std::string("tanh")}, {"pad", std::vector<int64_t>{1, 1}}},
-               {x, w, b}, fused_ref({true, false, false})});
-  run_op_test({"FusedConvolution", {{"nonlinearity", std::string("identity")}, {"stride", std::vector<int64_t>{2, 1}}},
-               {x, w}, fused_ref({false, false, false})});
+  run_op_test({"FusedConvolution",
+               {{"nonlinearity", std::string("tanh")}, {"pad", std::vector<int64_t>{1, 1}}},
+               {x, w, b},
+               fused_ref({true, false, false})});
+  run_op_test({"FusedConvolution",
+               {{"nonlinearity", std::string("identity")}, {"stride", std::vector<int64_t>{2, 1}}},
+               {x, w},
+               fused_ref({false, false, false})});
 }
 
 TEST(FusedConvolution, ReluForward) {
@@ -98,9 +105,14 @@ TEST(FusedConvolution, BiasAndResidual) {
   auto x = random_input({2, 2, 4, 4}, rng), w = random_input({3, 2, 3, 3}, rng), b = random_input({3}, rng);
   auto z = random_input({2, 3, 2, 2}, rng);
   // elu with alpha 1 is smooth at 0, so central differences hold everywhere.
-  run_op_test({"FusedConvolution", {{"nonlinearity", std::string("elu")}, {"nonlinearity_args", std::vector<double>{1.0}}},
-               {x, w, b, z}, fused_ref({true, false, true})});
-  run_op_test({"FusedConvolution", {{"nonlinearity", std::string("identity")}}, {x, w, z}, fused_ref({false, false, true})});
+  run_op_test({"FusedConvolution",
+               {{"nonlinearity", std::string("elu")}, {"nonlinearity_args", std::vector<double>{1.0}}},
+               {x, w, b, z},
+               fused_ref({true, false, true})});
+  run_op_test({"FusedConvolution",
+               {{"nonlinearity", std::string("identity")}},
+               {x, w, z},
+               fused_ref({false, false, true})});
 }
 
 TEST(FusedConvolution, BatchNormalizationAndResidual) {
@@ -108,15 +120,19 @@ TEST(FusedConvolution, BatchNormalizationAndResidual) {
   auto x = random_input({2, 2, 4, 4}, rng), w = random_input({3, 2, 3, 3}, rng);
   auto beta = random_input({1, 3, 1, 1}, rng), gamma = random_input({1, 3, 1, 1}, rng, 0.5, 1.5);
   RefArray mean{{1, 3, 1, 1}, {0, 0, 0}}, var{{1, 3, 1, 1}, {1, 1, 1}};
-  OpTestCase bn{"FusedConvolution", {{"nonlinearity", std::string("sigmoid")}}, {x, w, beta, gamma, mean, var},
+  OpTestCase bn{"FusedConvolution",
+                {{"nonlinearity", std::string("sigmoid")}},
+                {x, w, beta, gamma, mean, var},
                 fused_ref({false, true, false})};
   bn.check_grad = {true, true, true, true, false, false};  // running statistics get no gradient
   run_op_test(bn);
   auto z = random_input({2, 3, 4, 4}, rng);
   OpTestCase bnz{"FusedConvolution",
-                 {{"nonlinearity", std::string("tanh")}, {"pad", std::vector<int64_t>{1, 1}},
+                 {{"nonlinearity", std::string("tanh")},
+                  {"pad", std::vector<int64_t>{1, 1}},
                   {"pad_mode", std::string("reflect")}},
-                 {x, w, beta, gamma, mean, var, z}, fused_ref({false, true, true})};
+                 {x, w, beta, gamma, mean, var, z},
+                 fused_ref({false, true, true})};
   bnz.check_grad = {true, true, true, true, false, false, true};
   run_op_test(bnz);
 }

@@ -9,13 +9,12 @@
 using namespace nn::test;
 
 namespace {
-void run(const nn::Shape &x, const nn::Shape &w, bool bias, nn::Attrs a, bool zero_indicators,
-         uint32_t seed) {
+void run(const nn::Shape& x, const nn::Shape& w, bool bias, nn::Attrs a, bool zero_indicators, uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<RefArray> in{random_input(x, rng), random_input(w, rng), random_labels(w, rng, 2)};
   if (zero_indicators) std::fill(in[2].data.begin(), in[2].data.end(), 0.0);
   if (bias) in.push_back(random_input(nn::Shape(w.begin() + 1, w.end()), rng));
-  OpTestCase tc{"INQAffine", a, in, [](const RefInputs &v, const nn::Attrs &at) {
+  OpTestCase tc{"INQAffine", a, in, [](const RefInputs& v, const nn::Attrs& at) {
                   RefArray wq{v[1].shape, inq_ref::quantized_weights(v[1].data, v[2].data, at)};
                   return std::vector<RefArray>{
                       conv_ref::affine(v[0], wq, v.size() > 3 ? &v[3] : nullptr, at.get_int("base_axis", 1))};
@@ -32,12 +31,10 @@ TEST(INQAffine, GivenIndicators) {
 
 TEST(INQAffine, LastIterationFixesAll) {
   run({3, 4}, {4, 3}, true, {{"inq_iterations", std::vector<int64_t>{0}}}, true, 3);
-  run({2, 3, 2}, {2, 4}, true, {{"base_axis", int64_t(2)}, {"inq_iterations", std::vector<int64_t>{0}}},
-      false, 4);
+  run({2, 3, 2}, {2, 4}, true, {{"base_axis", int64_t(2)}, {"inq_iterations", std::vector<int64_t>{0}}}, false, 4);
 }
 
 TEST(INQAffine, LargestAbsFixesHalf) {
   run({3, 4}, {4, 5}, true, {{"inq_iterations", std::vector<int64_t>{0, 4}}}, true, 5);
-  run({3, 4}, {4, 5}, false, {{"inq_iterations", std::vector<int64_t>{0, 4}}, {"num_bits", int64_t(5)}},
-      false, 6);
+  run({3, 4}, {4, 5}, false, {{"inq_iterations", std::vector<int64_t>{0, 4}}, {"num_bits", int64_t(5)}}, false, 6);
 }

@@ -10,7 +10,7 @@ using namespace nn::test;
 using V = std::vector<int64_t>;
 
 namespace {
-void run(const nn::Shape &x, const nn::Shape &w, bool bias, nn::Attrs a, conv_ref::ConvSpec spec,
+void run(const nn::Shape& x, const nn::Shape& w, bool bias, nn::Attrs a, conv_ref::ConvSpec spec,
          bool zero_indicators, uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<RefArray> in{random_input(x, rng), random_input(w, rng), random_labels(w, rng, 2)};
@@ -20,7 +20,7 @@ void run(const nn::Shape &x, const nn::Shape &w, bool bias, nn::Attrs a, conv_re
   if (!spec.stride.empty()) a.set("stride", spec.stride);
   a.set("group", spec.group);
   OpTestCase tc{
-      "INQConvolution", a, in, [spec](const RefInputs &v, const nn::Attrs &at) {
+      "INQConvolution", a, in, [spec](const RefInputs& v, const nn::Attrs& at) {
         RefArray wq{v[1].shape, inq_ref::quantized_weights(v[1].data, v[2].data, at)};
         return std::vector<RefArray>{conv_ref::convolution(v[0], wq, v.size() > 3 ? &v[3] : nullptr, spec)};
       }};

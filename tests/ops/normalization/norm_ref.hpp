@@ -33,8 +33,8 @@ struct NormRefResult {
 
 // y = (x - mean_g) / sqrt(var_g + eps) * gamma + beta, g = group(multi-index); gamma/beta may be null.
 inline NormRefResult standardize_ref(const RefArray& x,
-                                     const std::function<int64_t(const std::vector<int64_t>&)>& group,
-                                     double eps, const RefArray* beta, const RefArray* gamma) {
+                                     const std::function<int64_t(const std::vector<int64_t>&)>& group, double eps,
+                                     const RefArray* beta, const RefArray* gamma) {
   NormRefResult r{{x.shape, x.data}, {}, {}};
   std::map<int64_t, double> count;
   const int64_t n = ref_size(x.shape);

@@ -73,28 +73,23 @@ TEST(BatchNormalization, BatchStatForwardBackward) {
 
 TEST(BatchNormalization, BatchStatNoScaleNoBias) {
   std::mt19937 rng(2);
-  run_op_test({"BatchNormalization",
-               {{"no_scale", true}, {"no_bias", true}},
-               bn_inputs(rng, false, false),
-               bn_ref()});
+  run_op_test(
+      {"BatchNormalization", {{"no_scale", true}, {"no_bias", true}}, bn_inputs(rng, false, false), bn_ref()});
   run_op_test({"BatchNormalization", {{"no_bias", true}}, bn_inputs(rng, false, true), bn_ref()});
 }
 
 TEST(BatchNormalization, InferenceForwardBackward) {
   std::mt19937 rng(3);
   run_op_test({"BatchNormalization", {{"batch_stat", false}}, bn_inputs(rng, true, true), bn_ref()});
-  run_op_test({"BatchNormalization",
-               {{"batch_stat", false}, {"no_scale", true}},
-               bn_inputs(rng, true, false),
-               bn_ref()});
+  run_op_test(
+      {"BatchNormalization", {{"batch_stat", false}, {"no_scale", true}}, bn_inputs(rng, true, false), bn_ref()});
 }
 
 TEST(BatchNormalization, RunningStatsUpdatedAfterForward) {
   std::mt19937 rng(4);
   auto inputs = bn_inputs(rng, true, true);
   const double decay = 0.8;
-  auto f =
-      nn::OpRegistry::instance().create("BatchNormalization", {{"decay_rate", decay}}, nn::cpu_context());
+  auto f = nn::OpRegistry::instance().create("BatchNormalization", {{"decay_rate", decay}}, nn::cpu_context());
   std::vector<nn::VariablePtr> vars;
   nn::Variables raw;
   for (const auto& a : inputs) {

@@ -53,7 +53,8 @@ TEST(ClipGradByNorm, AllAxesAndChosenAxes) {
     for (int k = 0; k < 4; ++k) {
       double s = 0;
       for (int j = 0; j < 3; ++j) s += g[size_t((i * 3 + j) * 4 + k)] * g[size_t((i * 3 + j) * 4 + k)];
-      for (int j = 0; j < 3; ++j) want[size_t((i * 3 + j) * 4 + k)] = 2.0 * g[size_t((i * 3 + j) * 4 + k)] / std::sqrt(s);
+      for (int j = 0; j < 3; ++j)
+        want[size_t((i * 3 + j) * 4 + k)] = 2.0 * g[size_t((i * 3 + j) * 4 + k)] / std::sqrt(s);
     }
   check_custom_backward("ClipGradByNorm", {{"clip_norm", 2.0}, {"axes", std::vector<int64_t>{1}}}, {x}, g, {want});
 }

@@ -17,12 +17,11 @@ RefArray subtract(const RefArray& x, const std::vector<double>& mean) {
 
 TEST(MeanSubtraction, InferenceForwardBackward) {
   std::mt19937 rng(1);
-  OpTestCase tc{"MeanSubtraction",
-                {{"update_running_mean", false}},
-                {random_input({3, 2, 2}, rng), random_input({2, 2}, rng)},
-                [](const RefInputs& in, const nn::Attrs&) {
-                  return std::vector<RefArray>{subtract(in[0], in[1].data)};
-                }};
+  OpTestCase tc{
+      "MeanSubtraction",
+      {{"update_running_mean", false}},
+      {random_input({3, 2, 2}, rng), random_input({2, 2}, rng)},
+      [](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{subtract(in[0], in[1].data)}; }};
   tc.check_grad = {true, false};  // upstream gives no gradient to the running mean
   run_op_test(tc);
 }
@@ -38,10 +37,9 @@ TEST(MeanSubtraction, TrainingUpdatesRunningMeanAndCount) {
     for (int b = 0; b < 4; ++b) m += x.data[b * 3 + f] / 4;
     want_rm[f] = rm.data[f] + (m - rm.data[f]) / (t0 + 1);
   }
-  OpTestCase tc{
-      "MeanSubtraction", {}, {x, rm, RefArray{{1}, {t0}}}, [&](const RefInputs& in, const nn::Attrs&) {
-        return std::vector<RefArray>{subtract(in[0], want_rm)};
-      }};
+  OpTestCase tc{"MeanSubtraction", {}, {x, rm, RefArray{{1}, {t0}}}, [&](const RefInputs& in, const nn::Attrs&) {
+                  return std::vector<RefArray>{subtract(in[0], want_rm)};
+                }};
   tc.check_backward = false;  // upstream's training backward is a diagonal approximation, checked below
   run_op_test(tc);
 

@@ -40,8 +40,7 @@ Reference kept_axes_ref(std::function<std::vector<int>(const nn::Shape&, const n
 std::vector<int> to_int_axes(const Ints& v) { return std::vector<int>(v.begin(), v.end()); }
 
 Reference tensor_norm_ref() {
-  return kept_axes_ref(
-      [](const nn::Shape&, const nn::Attrs& a) { return to_int_axes(a.get_ints("axes", {1})); });
+  return kept_axes_ref([](const nn::Shape&, const nn::Attrs& a) { return to_int_axes(a.get_ints("axes", {1})); });
 }
 Reference layer_norm_ref() {
   return kept_axes_ref(
@@ -139,10 +138,8 @@ TEST(TensorNormalization, RejectsBadParamShape) {
 
 TEST(LayerNormalization, ForwardBackward) {
   std::mt19937 rng(4);
-  run_op_test({"LayerNormalization",
-               {},
-               norm_inputs(rng, {3, 2, 4}, {1, 2, 4}, {1, 2, 4}, true, true),
-               layer_norm_ref()});
+  run_op_test(
+      {"LayerNormalization", {}, norm_inputs(rng, {3, 2, 4}, {1, 2, 4}, {1, 2, 4}, true, true), layer_norm_ref()});
   run_op_test({"LayerNormalization",
                {{"batch_axis", Ints{0, 1}}, {"no_scale", true}},
                norm_inputs(rng, {2, 2, 5}, {1, 1, 5}, {}, true, false),
@@ -206,15 +203,13 @@ TEST(GroupNormalization, StatisticsShapeAndErrors) {
   auto ref = standardize_ref(
       inputs[0], [](const std::vector<int64_t>& i) { return i[0] * 2 + i[1] / 2; }, 1e-5, nullptr, nullptr);
   for (int g = 0; g < 4; ++g) EXPECT_NEAR(outs[1][g], ref.mean[g], 1e-5);
-  EXPECT_THROW(forward_with_stats("GroupNormalization", {{"num_groups", int64_t(3)}}, inputs, nullptr),
-               nn::Error);
+  EXPECT_THROW(forward_with_stats("GroupNormalization", {{"num_groups", int64_t(3)}}, inputs, nullptr), nn::Error);
 }
 
 TEST(WeightStandardization, ForwardBackward) {
   std::mt19937 rng(9);
-  auto ref = kept_axes_ref([](const nn::Shape&, const nn::Attrs& a) {
-    return std::vector<int>{int(a.get_int("channel_axis", 0))};
-  });
+  auto ref = kept_axes_ref(
+      [](const nn::Shape&, const nn::Attrs& a) { return std::vector<int>{int(a.get_int("channel_axis", 0))}; });
   auto ws_ref = [ref](const RefInputs& in, const nn::Attrs& a) {
     nn::Attrs b = a;
     b.set("no_scale", true);

@@ -24,8 +24,7 @@ RefArray bn_ref(const RefInputs& in, const nn::Attrs& a) {
   for (int64_t i = 0; i < ref_size(y.shape); ++i) {
     const auto idx = norm_unravel(i, y.shape);
     const int64_t c = idx[1];
-    y.data[i] =
-        (in[0].data[i] - in[3].data[c]) / std::sqrt(in[4].data[c] + eps) * in[2].data[c] + in[1].data[c];
+    y.data[i] = (in[0].data[i] - in[3].data[c]) / std::sqrt(in[4].data[c] + eps) * in[2].data[c] + in[1].data[c];
   }
   return y;
 }
@@ -137,11 +136,8 @@ TEST(WeightNormalization, ForwardBackward) {
     return std::vector<RefArray>{y};
   };
   run_op_test({"WeightNormalization", {}, {random_input({3, 2, 2}, rng), random_input({3}, rng)}, ref});
-  run_op_test({"WeightNormalization",
-               {{"dim", int64_t(1)}},
-               {random_input({2, 3, 2}, rng), random_input({3}, rng)},
-               ref});
-  EXPECT_THROW(
-      run_op_test({"WeightNormalization", {}, {random_input({3, 2}, rng), random_input({2}, rng)}, ref}),
-      nn::Error);
+  run_op_test(
+      {"WeightNormalization", {{"dim", int64_t(1)}}, {random_input({2, 3, 2}, rng), random_input({3}, rng)}, ref});
+  EXPECT_THROW(run_op_test({"WeightNormalization", {}, {random_input({3, 2}, rng), random_input({2}, rng)}, ref}),
+               nn::Error);
 }

@@ -17,8 +17,7 @@ std::vector<RefArray> spectral_reference(const RefInputs& in, const nn::Attrs& a
   const int64_t dim = a.get_int("dim", 0), itr = a.get_int("itr", 1);
   const double eps = a.get_float("eps", 1e-12);
   const int64_t rows = ws[dim], cols = ref_size(ws) / rows;
-  std::vector<std::vector<double>> m(static_cast<size_t>(rows),
-                                     std::vector<double>(static_cast<size_t>(cols)));
+  std::vector<std::vector<double>> m(static_cast<size_t>(rows), std::vector<double>(static_cast<size_t>(cols)));
   std::vector<int64_t> col_of(size_t(ref_size(ws)));
   std::vector<int64_t> next(size_t(rows), 0);
   for (int64_t i = 0; i < ref_size(ws); ++i) {  // C order visits columns of each row in order
@@ -59,10 +58,8 @@ TEST(SpectralNorm, ForwardOneIteration) {
   std::mt19937 rng(1);
   for (int64_t dim : {0, 1, 2}) {
     const nn::Shape ws{3, 4, 2};
-    OpTestCase tc{"SpectralNorm",
-                  {{"dim", dim}},
-                  {random_input(ws, rng), random_input({ws[dim]}, rng)},
-                  spectral_reference};
+    OpTestCase tc{
+        "SpectralNorm", {{"dim", dim}}, {random_input(ws, rng), random_input({ws[dim]}, rng)}, spectral_reference};
     tc.check_backward = false;  // one iteration is far from convergence; gradients are checked below
     run_op_test(tc);
   }

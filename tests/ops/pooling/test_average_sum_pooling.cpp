@@ -10,12 +10,11 @@ using V = std::vector<int64_t>;
 namespace {
 void run_pool(const char* type, Mode mode, const PoolSpec& s, const nn::Shape& x, uint32_t seed) {
   std::mt19937 rng(seed);
-  run_op_test({type,
-               pool_attrs(s, mode == Mode::kAverage),
-               {random_input(x, rng)},
-               [s, mode](const RefInputs& in, const nn::Attrs&) {
-                 return std::vector<RefArray>{pool(in[0], s, mode)};
-               }});
+  run_op_test(
+      {type,
+       pool_attrs(s, mode == Mode::kAverage),
+       {random_input(x, rng)},
+       [s, mode](const RefInputs& in, const nn::Attrs&) { return std::vector<RefArray>{pool(in[0], s, mode)}; }});
 }
 }  // namespace
 
@@ -34,8 +33,7 @@ TEST(AveragePooling, PadIncludingPadAndIgnoreBorder) {
 
 TEST(AveragePooling, OneDAndThreeD) {
   run_pool("AveragePooling", Mode::kAverage, {V{3}, V{2}, V{1}, false, false}, {2, 2, 6}, 5);
-  run_pool("AveragePooling", Mode::kAverage, {V{2, 2, 2}, V{1, 2, 2}, V{1, 0, 1}, true, true},
-           {1, 2, 3, 4, 3}, 6);
+  run_pool("AveragePooling", Mode::kAverage, {V{2, 2, 2}, V{1, 2, 2}, V{1, 0, 1}, true, true}, {1, 2, 3, 4, 3}, 6);
 }
 
 TEST(SumPooling, BorderAndPad) {

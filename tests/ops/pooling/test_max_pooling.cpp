@@ -20,12 +20,10 @@ RefArray distinct_input(const nn::Shape& shape, uint32_t seed) {
   return a;
 }
 void run_max(const PoolSpec& s, const nn::Shape& x, uint32_t seed) {
-  run_op_test({"MaxPooling",
-               pool_attrs(s, false),
-               {distinct_input(x, seed)},
-               [s](const RefInputs& in, const nn::Attrs&) {
-                 return std::vector<RefArray>{pool(in[0], s, Mode::kMax)};
-               }});
+  run_op_test(
+      {"MaxPooling", pool_attrs(s, false), {distinct_input(x, seed)}, [s](const RefInputs& in, const nn::Attrs&) {
+         return std::vector<RefArray>{pool(in[0], s, Mode::kMax)};
+       }});
 }
 }  // namespace
 

@@ -117,9 +117,7 @@ TEST(ONNXResize, OnnxNodeConformance) {
       {"test_resize_downsample_sizes_nearest_tf_half_pixel_for_nn",
        {{"mode", std::string("nearest")}, {a, std::string("tf_half_pixel_for_nn")}}},
       {"test_resize_upsample_sizes_nearest_ceil_half_pixel",
-       {{"mode", std::string("nearest")},
-        {a, std::string("half_pixel")},
-        {"nearest_mode", std::string("ceil")}}},
+       {{"mode", std::string("nearest")}, {a, std::string("half_pixel")}, {"nearest_mode", std::string("ceil")}}},
       {"test_resize_upsample_sizes_nearest_floor_align_corners",
        {{"mode", std::string("nearest")},
         {a, std::string("align_corners")},
@@ -129,9 +127,7 @@ TEST(ONNXResize, OnnxNodeConformance) {
         {a, std::string("asymmetric")},
         {"nearest_mode", std::string("round_prefer_ceil")}}},
       {"test_resize_tf_crop_and_resize",
-       {{"mode", std::string("linear")},
-        {a, std::string("tf_crop_and_resize")},
-        {"extrapolation_value", 10.0}}},
+       {{"mode", std::string("linear")}, {a, std::string("tf_crop_and_resize")}, {"extrapolation_value", 10.0}}},
   };
   for (const auto& c : cases) {
     const auto dir = std::filesystem::path(kNodeTests) / c.name / "test_data_set_0";

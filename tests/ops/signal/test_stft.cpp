@@ -86,8 +86,7 @@ std::vector<RefArray> istft_plain(const Cfg& c, const RefArray& yr, const RefArr
         for (int64_t k = 0; k < bins; ++k) {
           const double a = (k == 0 || k == n / 2) ? 1.0 / n : 2.0 / n;
           const size_t idx = size_t((b * bins + k) * frames + f);
-          s += a * (yr.data[idx] * std::cos(2 * M_PI * k * t / n) -
-                    yi.data[idx] * std::sin(2 * M_PI * k * t / n));
+          s += a * (yr.data[idx] * std::cos(2 * M_PI * k * t / n) - yi.data[idx] * std::sin(2 * M_PI * k * t / n));
         }
         z[size_t(b * full + f * c.stride + t)] += s * w[size_t(t)];
       }
@@ -158,8 +157,7 @@ TEST(STFT, AsIstftBackwardIsIstftAdjoint) {
   uint32_t seed = 11;
   for (const auto& c : cfgs) {
     std::mt19937 rng(seed++);
-    run_op_test(
-        {"STFT", attrs_of(c, "as_istft_backward", true), {random_input({1, 8}, rng)}, stft_ref(c, true)});
+    run_op_test({"STFT", attrs_of(c, "as_istft_backward", true), {random_input({1, 8}, rng)}, stft_ref(c, true)});
   }
   std::mt19937 rng(3);
   Cfg bad{4, 2, 4, "hanning", true, "reflect"};

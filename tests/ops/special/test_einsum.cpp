@@ -16,8 +16,8 @@ double at(const RefArray& a, std::initializer_list<int64_t> idx) {
   return a.data[size_t(off)];
 }
 
-void check(const std::string& eq, std::vector<nn::Shape> shapes,
-           std::function<RefArray(const RefInputs&)> ref, uint32_t seed) {
+void check(const std::string& eq, std::vector<nn::Shape> shapes, std::function<RefArray(const RefInputs&)> ref,
+           uint32_t seed) {
   SCOPED_TRACE(eq);
   std::mt19937 rng(seed);
   RefInputs inputs;
@@ -63,8 +63,7 @@ TEST(Einsum, MatmulDiagonalAndSums) {
       "i,i,i->", {{4}, {4}, {4}},
       [](const RefInputs& in) {
         double s = 0;
-        for (int64_t i = 0; i < 4; ++i)
-          s += in[0].data[size_t(i)] * in[1].data[size_t(i)] * in[2].data[size_t(i)];
+        for (int64_t i = 0; i < 4; ++i) s += in[0].data[size_t(i)] * in[1].data[size_t(i)] * in[2].data[size_t(i)];
         return RefArray{{}, {s}};
       },
       4);

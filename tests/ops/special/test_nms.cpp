@@ -23,8 +23,7 @@ double iou_corners(const double* a, const double* b) {
   const double w = std::min(hi(a[1], a[3]), hi(b[1], b[3])) - std::max(lo(a[1], a[3]), lo(b[1], b[3]));
   const double h = std::min(hi(a[0], a[2]), hi(b[0], b[2])) - std::max(lo(a[0], a[2]), lo(b[0], b[2]));
   if (w <= 0 || h <= 0) return 0;
-  const double area_a = std::abs((a[2] - a[0]) * (a[3] - a[1])),
-               area_b = std::abs((b[2] - b[0]) * (b[3] - b[1]));
+  const double area_a = std::abs((a[2] - a[0]) * (a[3] - a[1])), area_b = std::abs((b[2] - b[0]) * (b[3] - b[1]));
   return w * h / (area_a + area_b - w * h);
 }
 
@@ -104,9 +103,8 @@ RefArray yolo_input(std::mt19937& rng, int64_t nb, int64_t nbox, int64_t ncls) {
   std::uniform_real_distribution<double> u(0, 1);
   RefArray x{{nb, nbox, 5 + ncls}, {}};
   for (int64_t i = 0; i < nb * nbox; ++i) {
-    x.data.insert(x.data.end(),
-                  {double(float((i % 4) * 0.5 + 0.3 * u(rng))), double(float((i / 4 % 4) * 0.5)),
-                   double(float(0.6 + 0.6 * u(rng))), double(float(0.6 + 0.6 * u(rng)))});
+    x.data.insert(x.data.end(), {double(float((i % 4) * 0.5 + 0.3 * u(rng))), double(float((i / 4 % 4) * 0.5)),
+                                 double(float(0.6 + 0.6 * u(rng))), double(float(0.6 + 0.6 * u(rng)))});
     for (int64_t k = 0; k < 1 + ncls; ++k) x.data.push_back(double(float(u(rng))));
   }
   return x;

@@ -55,8 +55,7 @@ TEST(Sink, SeedsOnesIntoInputGrads) {
   run_op_test(tc);
   for (bool one : {true, false}) {
     auto f = nn::OpRegistry::instance().create("Sink", {{"one_input_grad", one}}, nn::cpu_context());
-    auto a = nn::Variable::create({2, 3}, true), b = nn::Variable::create({4}, true),
-         y = nn::Variable::create();
+    auto a = nn::Variable::create({2, 3}, true), b = nn::Variable::create({4}, true), y = nn::Variable::create();
     a->grad()->fill(5);
     b->grad()->fill(5);
     f->setup({a.get(), b.get()}, {y.get()});

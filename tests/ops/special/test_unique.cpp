@@ -40,8 +40,7 @@ Reference unique_ref(const UniqueArgs& a) {
       if (!seen) firsts.push_back(r);
     }
     if (a.sorted)
-      std::stable_sort(firsts.begin(), firsts.end(),
-                       [&](int64_t p, int64_t q) { return slice(p) < slice(q); });
+      std::stable_sort(firsts.begin(), firsts.end(), [&](int64_t p, int64_t q) { return slice(p) < slice(q); });
     const int64_t n = int64_t(firsts.size());
     nn::Shape ys = a.flatten ? nn::Shape{n} : s;
     if (!a.flatten) ys[size_t(ax)] = n;
@@ -49,8 +48,7 @@ Reference unique_ref(const UniqueArgs& a) {
     for (int64_t u = 0; u < n; ++u) {
       auto v = slice(firsts[size_t(u)]);
       for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i)
-          y.data[size_t((o * n + u) * inner + i)] = v[size_t(o * inner + i)];
+        for (int64_t i = 0; i < inner; ++i) y.data[size_t((o * n + u) * inner + i)] = v[size_t(o * inner + i)];
     }
     std::vector<RefArray> outs{y};
     RefArray idx{{n}, {}}, inv{{rows}, {}}, cnt{{n}, {}};

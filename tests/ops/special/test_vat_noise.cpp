@@ -39,8 +39,7 @@ TEST(VATNoise, NormalisesPerSample) {
 
 TEST(VATNoise, BackwardStoresScaledGradIntoW) {
   auto f = nn::OpRegistry::instance().create("VATNoise", {{"eps", 3.0}}, nn::cpu_context());
-  auto x = nn::Variable::create({2, 3}, true), w = nn::Variable::create({2, 3}, false),
-       y = nn::Variable::create();
+  auto x = nn::Variable::create({2, 3}, true), w = nn::Variable::create({2, 3}, false), y = nn::Variable::create();
   x->data()->fill(1.0);
   w->data()->fill(0.0);
   f->setup({x.get(), w.get()}, {y.get()});

@@ -51,8 +51,7 @@ class ForwardRunner {
   Variables raw_in_, raw_out_;
 };
 
-inline Forwarded forward_once(const std::string& type, const Attrs& attrs,
-                              const std::vector<RefArray>& inputs) {
+inline Forwarded forward_once(const std::string& type, const Attrs& attrs, const std::vector<RefArray>& inputs) {
   return ForwardRunner(type, attrs, inputs).run();
 }
 

@@ -151,19 +151,16 @@ TEST(ImageAugmentation, BrightnessAndContrastMath) {
     for (int i = 0; i < 18; ++i) EXPECT_NEAR(y[im * 18 + i] - x.data[im * 18 + i], shift, 1e-5);
   }
   // Contrast around a centre: (y - c) / (x - c) is one ratio per image within [1/contrast, contrast].
-  y = forward_once("ImageAugmentation", {{"contrast", 2.0}, {"contrast_center", 0.25}, {"seed", int64_t(2)}},
-                   {x})
+  y = forward_once("ImageAugmentation", {{"contrast", 2.0}, {"contrast_center", 0.25}, {"seed", int64_t(2)}}, {x})
           .outputs[0];
   for (int im = 0; im < 8; ++im) {
     const double ratio = (y[im * 18] - 0.25) / (x.data[im * 18] - 0.25);
     EXPECT_GE(ratio, 0.5 - 1e-5);
     EXPECT_LE(ratio, 2.0 + 1e-5);
-    for (int i = 0; i < 18; ++i)
-      EXPECT_NEAR(y[im * 18 + i] - 0.25, ratio * (x.data[im * 18 + i] - 0.25), 1e-5);
+    for (int i = 0; i < 18; ++i) EXPECT_NEAR(y[im * 18 + i] - 0.25, ratio * (x.data[im * 18 + i] - 0.25), 1e-5);
   }
-  run_op_test(
-      augment_case({{"brightness", 0.3}, {"contrast", 1.5}, {"contrast_center", 0.1}, {"seed", int64_t(4)}},
-                   {3, 3, 2, 3}, 8));
+  run_op_test(augment_case(
+      {{"brightness", 0.3}, {"contrast", 1.5}, {"contrast_center", 0.1}, {"seed", int64_t(4)}}, {3, 3, 2, 3}, 8));
   run_op_test(augment_case({{"brightness", 0.3},
                             {"brightness_each", true},
                             {"contrast", 1.5},
@@ -224,10 +221,8 @@ TEST(ImageAugmentation, SeedDeterminismAndNoise) {
 TEST(ImageAugmentation, OutputShapeAndErrors) {
   std::mt19937 rng(14);
   auto x = random_input({2, 3, 6, 8}, rng);
-  EXPECT_EQ(forward_once("ImageAugmentation", {{"shape", Ints{3, 5}}}, {x}).shapes[0],
-            (nn::Shape{2, 3, 3, 5}));
-  EXPECT_EQ(forward_once("ImageAugmentation", {{"shape", Ints{3, 4, 4}}}, {x}).shapes[0],
-            (nn::Shape{2, 3, 4, 4}));
+  EXPECT_EQ(forward_once("ImageAugmentation", {{"shape", Ints{3, 5}}}, {x}).shapes[0], (nn::Shape{2, 3, 3, 5}));
+  EXPECT_EQ(forward_once("ImageAugmentation", {{"shape", Ints{3, 4, 4}}}, {x}).shapes[0], (nn::Shape{2, 3, 4, 4}));
   EXPECT_EQ(forward_once("ImageAugmentation", {}, {random_input({5, 6}, rng)}).shapes[0], (nn::Shape{5, 6}));
   EXPECT_THROW(forward_once("ImageAugmentation", {{"shape", Ints{4, 4, 4}}}, {x}), nn::Error);
   EXPECT_THROW(forward_once("ImageAugmentation", {{"pad", Ints{1}}}, {x}), nn::Error);

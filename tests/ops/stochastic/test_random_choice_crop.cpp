@@ -21,8 +21,7 @@ TEST(RandomChoice, SingleWeightIsDeterministic) {
       for (int d = 0; d < 3; ++d) y.data.push_back(in[0].data[b * 4 + (b == 0 ? 2 : 0)]);
     return std::vector<RefArray>{y};
   };
-  OpTestCase tc{
-      "RandomChoice", {{"shape", Ints{3}}, {"seed", int64_t(3)}}, {random_input({2, 4}, rng), w}, ref};
+  OpTestCase tc{"RandomChoice", {{"shape", Ints{3}}, {"seed", int64_t(3)}}, {random_input({2, 4}, rng), w}, ref};
   tc.check_grad = {true, false};  // w's gradient is upstream's dy at the chosen weights, not a derivative
   run_op_test(tc);
 }
@@ -37,17 +36,16 @@ TEST(RandomChoice, FrequenciesFollowWeights) {
   EXPECT_NEAR(count[10.f] / 8000.0, 1.0 / 8, 0.015);
   EXPECT_NEAR(count[30.f] / 8000.0, 3.0 / 8, 0.02);
   EXPECT_NEAR(count[40.f] / 8000.0, 4.0 / 8, 0.02);
-  EXPECT_EQ(
-      r.outputs[0],
-      forward_once("RandomChoice", {{"shape", Ints{100, 80}}, {"seed", int64_t(5)}}, {x, w}).outputs[0]);
+  EXPECT_EQ(r.outputs[0],
+            forward_once("RandomChoice", {{"shape", Ints{100, 80}}, {"seed", int64_t(5)}}, {x, w}).outputs[0]);
 }
 
 TEST(RandomChoice, WithoutReplacementDrawsDistinct) {
   RefArray x{{2, 5}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}, w{{2, 5}, {1, 2, 0, 4, 1, 1, 1, 1, 1, 1}};
   for (int seed = 0; seed < 10; ++seed) {
-    auto y = forward_once("RandomChoice", {{"shape", Ints{4}}, {"replace", false}, {"seed", int64_t(seed)}},
-                          {x, w})
-                 .outputs[0];
+    auto y =
+        forward_once("RandomChoice", {{"shape", Ints{4}}, {"replace", false}, {"seed", int64_t(seed)}}, {x, w})
+            .outputs[0];
     std::set<float> first(y.begin(), y.begin() + 4), second(y.begin() + 4, y.end());
     EXPECT_EQ(first, (std::set<float>{0, 1, 3, 4}));  // the four positive weights
     EXPECT_EQ(second.size(), 4u);

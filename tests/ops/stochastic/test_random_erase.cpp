@@ -64,8 +64,7 @@ std::vector<RefArray> erase_reference(const RefInputs& in, const nn::Attrs& a) {
 TEST(RandomErase, ReplayedDrawsAndFineGrainedGradient) {
   std::mt19937 rng(1);
   // Values in [0, 1) and replacements in [2, 3): erased pixels are recognizable.
-  const nn::Attrs shared{
-      {"prob", 0.9}, {"replacements", std::vector<double>{2.0, 3.0}}, {"seed", int64_t(3)}};
+  const nn::Attrs shared{{"prob", 0.9}, {"replacements", std::vector<double>{2.0, 3.0}}, {"seed", int64_t(3)}};
   run_op_test({"RandomErase", shared, {random_input({3, 2, 5, 6}, rng, 0, 1)}, erase_reference});
   const nn::Attrs per_channel{{"prob", 1.0},
                               {"share", false},

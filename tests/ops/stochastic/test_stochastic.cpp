@@ -97,9 +97,7 @@ TEST(RandomFlip, EachSampleFlippedOrNotAndGradientFollows) {
     bool found = false;
     for (int fr = 0; fr < 2 && !found; ++fr) {
       for (int fc = 0; fc < 2 && !found; ++fc) {
-        auto src = [&](int64_t r, int64_t c) {
-          return (s * h + (fr ? h - 1 - r : r)) * w + (fc ? w - 1 - c : c);
-        };
+        auto src = [&](int64_t r, int64_t c) { return (s * h + (fr ? h - 1 - r : r)) * w + (fc ? w - 1 - c : c); };
         bool match = true;
         for (int64_t r = 0; r < h; ++r)
           for (int64_t c = 0; c < w; ++c) match &= y[(s * h + r) * w + c] == xv[src(r, c)];
@@ -137,8 +135,7 @@ TEST(RandomShift, ShiftsWithinRangeForEveryBorderMode) {
     const int64_t n = 12, c = 2, h = 4, w = 5;
     std::vector<float> xv(size_t(n * c * h * w));
     for (size_t i = 0; i < xv.size(); ++i) xv[i] = float(i + 1);
-    nn::Attrs attrs{
-        {"shifts", Ints{2, 1}}, {"border_mode", mode}, {"constant_value", -3.0}, {"seed", int64_t(9)}};
+    nn::Attrs attrs{{"shifts", Ints{2, 1}}, {"border_mode", mode}, {"constant_value", -3.0}, {"seed", int64_t(9)}};
     Instance f("RandomShift", attrs, {n, c, h, w}, xv);
     auto y = f.forward();
     auto dy = values(n * c * h * w, 7, -1.f, 1.f);
@@ -160,8 +157,7 @@ TEST(RandomShift, ShiftsWithinRangeForEveryBorderMode) {
           for (int64_t k = 0; k < c * h * w; ++k) {
             const int64_t ch = k / (h * w), r = (k / w) % h, col = k % w;
             const int64_t sr_i = shift_source(r, sr, h, mode), sc_i = shift_source(col, sc, w, mode);
-            if (sr_i >= 0 && sc_i >= 0)
-              want_dx[((s * c + ch) * h + sr_i) * w + sc_i] += dy[s * c * h * w + k];
+            if (sr_i >= 0 && sc_i >= 0) want_dx[((s * c + ch) * h + sr_i) * w + sc_i] += dy[s * c * h * w + k];
           }
         }
       }

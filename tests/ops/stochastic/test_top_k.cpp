@@ -49,14 +49,16 @@ TEST(TopKData, ReducedAndMasked) {
   auto x = random_input({2, 3, 4}, rng);
   run_op_test({"TopKData", {{"k", int64_t(3)}}, {x}, top_k_data_ref});
   run_op_test({"TopKData", {{"k", int64_t(2)}, {"reduce", false}}, {x}, top_k_data_ref});
-  run_op_test({"TopKData", {{"k", int64_t(2)}, {"base_axis", int64_t(2)}, {"largest", false}}, {x}, top_k_data_ref});
+  run_op_test(
+      {"TopKData", {{"k", int64_t(2)}, {"base_axis", int64_t(2)}, {"largest", false}}, {x}, top_k_data_ref});
   auto xa = random_input({2, 6}, rng, -1, 1, {0.0}, 0.1);
   run_op_test({"TopKData", {{"k", int64_t(2)}, {"abs", true}}, {xa}, top_k_data_ref});
 }
 
 TEST(TopKData, WithIndex) {
   std::mt19937 rng(13);
-  OpTestCase tc{"TopKData", {{"k", int64_t(2)}, {"with_index", true}}, {random_input({3, 5}, rng)}, top_k_data_ref};
+  OpTestCase tc{
+      "TopKData", {{"k", int64_t(2)}, {"with_index", true}}, {random_input({3, 5}, rng)}, top_k_data_ref};
   tc.skip_outputs_for_grad = 1;  // indices carry no gradient
   run_op_test(tc);
 }

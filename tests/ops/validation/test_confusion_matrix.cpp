@@ -29,10 +29,8 @@ Reference confusion_ref(int axis) {
 
 TEST(ConfusionMatrix, LastAxisAndInnerAxis) {
   std::mt19937 rng(1);
-  run_op_test({"ConfusionMatrix",
-               {},
-               {random_input({12, 4}, rng), random_labels({12, 1}, rng, 4)},
-               confusion_ref(1)});
+  run_op_test(
+      {"ConfusionMatrix", {}, {random_input({12, 4}, rng), random_labels({12, 1}, rng, 4)}, confusion_ref(1)});
   run_op_test({"ConfusionMatrix",
                {{"axis", int64_t(1)}},
                {random_input({3, 3, 5}, rng), random_labels({3, 1, 5}, rng, 3)},

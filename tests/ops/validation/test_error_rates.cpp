@@ -30,10 +30,8 @@ TEST(TopNError, AxesAndN) {
     tc.check_backward = false;
     run_op_test(tc);
   }
-  OpTestCase ax{"TopNError",
-                {{"axis", int64_t(1)}},
-                {random_input({2, 4, 3}, rng), random_labels({2, 1, 3}, rng, 4)},
-                ref};
+  OpTestCase ax{
+      "TopNError", {{"axis", int64_t(1)}}, {random_input({2, 4, 3}, rng), random_labels({2, 1, 3}, rng, 4)}, ref};
   ax.check_backward = false;
   run_op_test(ax);
 }

@@ -18,7 +18,7 @@ struct Context {
 
   std::vector<Backend> parsed_backends() const;  // "cudnn:half" -> {cudnn, half}; missing type -> float
   bool is_cpu_only() const;
-  bool uses_half() const;  // some backend runs with type_config "half" (mixed precision)
+  bool uses_half() const;         // some backend runs with type_config "half" (mixed precision)
   std::string to_string() const;  // "cudnn:half,cpu:float (device 0)"
 };
 
@@ -32,7 +32,7 @@ Context parse_context(const std::string& spec);
 // registered, every GPU context is unavailable ("this nncli was built without CUDA").
 struct GpuBackendHooks {
   std::function<std::string()> problem;         // why no device is usable ("" when one is)
-  std::function<int()> device_count;             // devices this process can use
+  std::function<int()> device_count;            // devices this process can use
   std::function<void(int device)> synchronize;  // waits for the work queued on a device
 };
 void register_gpu_backend(GpuBackendHooks hooks);

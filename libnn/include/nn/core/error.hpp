@@ -19,9 +19,7 @@ enum class ErrorCode : int {
 
 class Error : public std::exception {
  public:
-  Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {
-    rebuild();
-  }
+  Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) { rebuild(); }
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
   // Prepends a context such as "'model.nnp'" or "function 'fc1' (Affine)".

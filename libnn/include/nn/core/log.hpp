@@ -30,9 +30,9 @@ struct LogLine {
 }  // namespace detail
 }  // namespace nn
 
-#define NN_LOG(level) \
+#define NN_LOG(level)                \
   if (::nn::log_level() < (level)) { \
-  } else \
+  } else                             \
     ::nn::detail::LogLine(level)
 #define NN_LOG_ERROR NN_LOG(::nn::LogLevel::kError)
 #define NN_LOG_WARNING NN_LOG(::nn::LogLevel::kWarning)

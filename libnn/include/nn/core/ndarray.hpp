@@ -62,7 +62,7 @@ class NdArray {
   const Shape& shape() const { return shape_; }
   int64_t size() const { return size_; }
   int ndim() const { return int(shape_.size()); }
-  DType dtype() const { return head_.dtype; }  // dtype of the newest copy
+  DType dtype() const { return head_.dtype; }                 // dtype of the newest copy
   const std::string& device() const { return head_.device; }  // device of the newest copy ("cpu", "cuda:0")
   // Changes the shape; the data survives when the element count is unchanged (else it is dropped).
   void reshape(const Shape& shape, bool force = false);
@@ -80,10 +80,10 @@ class NdArray {
   void* cast_raw(const ArrayKey& key, bool write_only = false);
   const void* get_raw(const ArrayKey& key);
 
-  void zero();             // lazily: the next access sees zeros
+  void zero();              // lazily: the next access sees zeros
   void fill(double value);  // lazily as well
   bool allocated() const { return !copies_.empty() || lazy_fill_; }
-  void clear();            // frees every copy
+  void clear();  // frees every copy
   size_t nbytes() const { return size_t(size_) * dtype_size(head_.dtype); }
   void copy_from(NdArray& other);  // same size; converts dtype
   // Changes whenever the content may have changed (a write access, fill, clear): equal versions of one

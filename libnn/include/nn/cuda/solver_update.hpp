@@ -26,7 +26,7 @@ bool grad_on_device(Variable& v);
 bool update_on_device(const SolverStep& step, Variable& param, SolverState& state);
 
 // Gradient utilities on the grad's device (grad must be on a CUDA device).
-void weight_decay_on_device(Variable& v, float rate);  // grad += rate * data
+void weight_decay_on_device(Variable& v, float rate);        // grad += rate * data
 void clip_grad_by_norm_on_device(Variable& v, double norm);  // grad *= norm / ||grad|| when ||grad|| > norm
 void scale_grad_on_device(Variable& v, float scale);
 

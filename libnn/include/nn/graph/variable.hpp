@@ -84,7 +84,7 @@ class FunctionNode : public std::enable_shared_from_this<FunctionNode> {
   void set_outputs(const std::vector<VariablePtr>& outs);
   void replace_output(Variable* old_var, const VariablePtr& new_var);
   int rank() const { return rank_; }
-  bool need_grad() const;  // any input needs grad
+  bool need_grad() const;     // any input needs grad
   std::string label() const;  // "'name' (Type)" or "Type"
   std::string name;
 

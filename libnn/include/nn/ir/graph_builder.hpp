@@ -21,7 +21,8 @@ class ParameterStore {
   VariablePtr find(const std::string& name) const;
   // Returns the parameter; creates and initializes it from `init` (seeded rng) when absent.
   // Throws when it exists with another shape (naming both shapes).
-  VariablePtr get_or_create(const std::string& name, const Shape& shape, const Initializer& init, RandomEngine& rng);
+  VariablePtr get_or_create(const std::string& name, const Shape& shape, const Initializer& init,
+                            RandomEngine& rng);
   const std::vector<std::pair<std::string, VariablePtr>>& ordered() const { return ordered_; }
   // Back to ir::Parameter (for saving), in creation order.
   std::vector<Parameter> to_ir() const;
@@ -33,7 +34,7 @@ class ParameterStore {
 
 struct BuildOptions {
   int64_t batch_size = -1;  // -1: the network's batch_size (then 1 when that is 0 too)
-  nn::Context context;  // backend preference (nn::Context, not the file's ir::Context)
+  nn::Context context;      // backend preference (nn::Context, not the file's ir::Context)
   bool training = false;    // false: Dropout etc. become identity, BN uses running stats (batch_stat=false)
   uint32_t seed = 0;        // for parameters created from initializers
 };
@@ -43,8 +44,8 @@ struct BuiltNetwork {
   std::string name;
   int64_t batch_size = 1;
   std::map<std::string, VariablePtr> variables;
-  std::vector<std::string> inputs;   // Buffer variables read but never produced, in file order
-  std::vector<std::string> outputs;  // variables produced but never read, in file order
+  std::vector<std::string> inputs;                 // Buffer variables read but never produced, in file order
+  std::vector<std::string> outputs;                // variables produced but never read, in file order
   VariablePtr get(const std::string& name) const;  // throws naming the network and the variable
 };
 

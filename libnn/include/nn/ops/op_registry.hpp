@@ -19,7 +19,7 @@ class OpRegistry {
 
   const OpSchema* find(const std::string& op) const;
   const OpSchema& get(const std::string& op) const;  // throws "unknown function type 'X'"
-  std::vector<std::string> names() const;              // sorted
+  std::vector<std::string> names() const;            // sorted
   // Backends with a kernel for op, e.g. {"cpu:float", "cuda:float"}.
   std::vector<std::string> kernels(const std::string& op) const;
 

@@ -46,10 +46,10 @@ using GradGraphFn = std::function<std::vector<VariablePtr>(const GradGraphArgs&)
 using FunctionFactory = std::function<FunctionPtr(const OpSchema&, const Context&, const Attrs&)>;
 
 struct OpSchema {
-  std::string name;      // nnabla function type, e.g. "Convolution"
+  std::string name;        // nnabla function type, e.g. "Convolution"
   std::string snake_name;  // from ops.def, e.g. "batch_normalization" (set when the registry is filled)
-  std::string category;  // functions.yaml category, e.g. "Neural Network Layer"
-  std::string doc;       // one line
+  std::string category;    // functions.yaml category, e.g. "Neural Network Layer"
+  std::string doc;         // one line
   std::vector<InputSpec> inputs;
   std::vector<ArgSpec> args;
   std::vector<OutputSpec> outputs;

@@ -78,8 +78,7 @@ class Solver {
  protected:
   // weight_decay_is_fused: weight_decay() only records the rate for the next update, which reverts to
   // default_decay afterwards unless keep_decay_rate (Lars keeps the last rate for all later updates).
-  explicit Solver(bool weight_decay_is_fused = false, double default_decay = 0.0,
-                  bool keep_decay_rate = false)
+  explicit Solver(bool weight_decay_is_fused = false, double default_decay = 0.0, bool keep_decay_rate = false)
       : decay_is_fused_(weight_decay_is_fused),
         keep_decay_rate_(keep_decay_rate),
         default_decay_(default_decay),

@@ -192,9 +192,8 @@ void bn_finish_stats(cudaStream_t s, int64_t channels, int64_t n, const float* m
                      float* running_mean, float* running_var, float decay, const float* gamma, const float* beta,
                      float eps, float* scale, float* shift, float* mean_out, float* var_out) {
   if (channels == 0) return;
-  bn_finish_kernel<<<blocks_for(channels), kThreads, 0, s>>>(channels, n, mean, var, running_mean, running_var,
-                                                             decay, gamma, beta, eps, scale, shift, mean_out,
-                                                             var_out);
+  bn_finish_kernel<<<blocks_for(channels), kThreads, 0, s>>>(
+      channels, n, mean, var, running_mean, running_var, decay, gamma, beta, eps, scale, shift, mean_out, var_out);
   check_launch("bn_finish_kernel");
 }
 
@@ -223,18 +222,18 @@ void bn_backward_coefficients(cudaStream_t s, const BnDims& d, bool batch_stat, 
 }
 
 template <class T>
-void bn_backward_dx(cudaStream_t s, const BnDims& d, const T* x, const T* dy, const float* mean,
-                    const float* k_dy, const float* k_xc, const float* k_const, T* dx, bool accum) {
+void bn_backward_dx(cudaStream_t s, const BnDims& d, const T* x, const T* dy, const float* mean, const float* k_dy,
+                    const float* k_xc, const float* k_const, T* dx, bool accum) {
   if (empty(d)) return;
   bn_backward_dx_kernel<T><<<blocks_for(d.outer * d.channels * d.inner), kThreads, 0, s>>>(
       d, x, dy, mean, k_dy, k_xc, k_const, dx, accum);
   check_launch("bn_backward_dx_kernel");
 }
 
-#define NN_BATCH_NORM_INSTANTIATE(T)                                                                          \
-  template void bn_batch_stats<T>(cudaStream_t, const BnDims&, const T*, double*, float*, float*);           \
-  template void bn_normalize<T>(cudaStream_t, const BnDims&, const T*, const float*, const float*, T*);      \
-  template void bn_backward_sums<T>(cudaStream_t, const BnDims&, const T*, const T*, const float*, double*); \
+#define NN_BATCH_NORM_INSTANTIATE(T)                                                                           \
+  template void bn_batch_stats<T>(cudaStream_t, const BnDims&, const T*, double*, float*, float*);             \
+  template void bn_normalize<T>(cudaStream_t, const BnDims&, const T*, const float*, const float*, T*);        \
+  template void bn_backward_sums<T>(cudaStream_t, const BnDims&, const T*, const T*, const float*, double*);   \
   template void bn_backward_dx<T>(cudaStream_t, const BnDims&, const T*, const T*, const float*, const float*, \
                                   const float*, const float*, T*, bool);
 NN_BATCH_NORM_INSTANTIATE(float)

@@ -37,7 +37,8 @@ __global__ void bias_forward_kernel(int64_t n, int64_t channels, int64_t inner, 
 
 // One block per channel (grid-stride over channels), threads stride over the (outer, inner) positions.
 template <class T>
-__global__ void bias_backward_kernel(int64_t outer, int64_t channels, int64_t inner, const T* dy, T* db, bool accum) {
+__global__ void bias_backward_kernel(int64_t outer, int64_t channels, int64_t inner, const T* dy, T* db,
+                                     bool accum) {
   const int64_t count = outer * inner;
   for (int64_t c = blockIdx.x; c < channels; c += gridDim.x) {
     float sum = 0.f;
@@ -92,10 +93,11 @@ __global__ void binarize_scaled_columns_kernel(int64_t rows, int64_t cols, const
 }
 
 template <class T>
-void binarize_scaled_columns_impl(cudaStream_t s, int64_t rows, int64_t cols, const T* w, T* bw, T* alpha, T* scaled,
-                                  float zero_to) {
+void binarize_scaled_columns_impl(cudaStream_t s, int64_t rows, int64_t cols, const T* w, T* bw, T* alpha,
+                                  T* scaled, float zero_to) {
   if (rows == 0 || cols == 0) return;
-  binarize_scaled_columns_kernel<T><<<blocks_for(cols), kThreads, 0, s>>>(rows, cols, w, bw, alpha, scaled, zero_to);
+  binarize_scaled_columns_kernel<T>
+      <<<blocks_for(cols), kThreads, 0, s>>>(rows, cols, w, bw, alpha, scaled, zero_to);
   check_launch("binarize_weight_scaled_columns");
 }
 
@@ -119,8 +121,8 @@ void binarize_impl(cudaStream_t s, int64_t n, const T* w, T* bw, float zero_to) 
 }
 
 template <class T>
-void binarize_scaled_impl(cudaStream_t s, int64_t outputs, int64_t per_output, const T* w, T* bw, T* alpha, T* scaled,
-                          float zero_to) {
+void binarize_scaled_impl(cudaStream_t s, int64_t outputs, int64_t per_output, const T* w, T* bw, T* alpha,
+                          T* scaled, float zero_to) {
   if (outputs == 0 || per_output == 0) return;
   binarize_scaled_kernel<T>
       <<<blocks_for_rows(outputs), kThreads, 0, s>>>(outputs, per_output, w, bw, alpha, scaled, zero_to);
@@ -132,15 +134,16 @@ void binarize_scaled_impl(cudaStream_t s, int64_t outputs, int64_t per_output, c
 void conv_bias_forward(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const float* b, float* y) {
   bias_forward_impl(s, outer, channels, inner, b, y);
 }
-void conv_bias_forward(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const __half* b, __half* y) {
+void conv_bias_forward(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const __half* b,
+                       __half* y) {
   bias_forward_impl(s, outer, channels, inner, b, y);
 }
 void conv_bias_backward(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const float* dy, float* db,
                         bool accum) {
   bias_backward_impl(s, outer, channels, inner, dy, db, accum);
 }
-void conv_bias_backward(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const __half* dy, __half* db,
-                        bool accum) {
+void conv_bias_backward(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const __half* dy,
+                        __half* db, bool accum) {
   bias_backward_impl(s, outer, channels, inner, dy, db, accum);
 }
 void binarize_weight(cudaStream_t s, int64_t n, const float* w, float* bw, float zero_to) {

@@ -14,8 +14,8 @@ void conv_bias_forward(cudaStream_t s, int64_t outer, int64_t channels, int64_t 
 // db[c] (=|+=) sum of dy (outer, channels, inner) over all but the channel axis.
 void conv_bias_backward(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const float* dy, float* db,
                         bool accum);
-void conv_bias_backward(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const __half* dy, __half* db,
-                        bool accum);
+void conv_bias_backward(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const __half* dy,
+                        __half* db, bool accum);
 
 // bw[i] = +1 for w > 0, -1 for w < 0, zero_to for w == 0.
 void binarize_weight(cudaStream_t s, int64_t n, const float* w, float* bw, float zero_to);

@@ -81,8 +81,8 @@ __global__ void unary_forward_kernel(Unary op, int64_t n, const T* x, T* y, Unar
 }
 
 template <class T>
-__global__ void unary_backward_kernel(Unary op, int64_t n, const T* x, const T* y, const T* dy, T* dx, UnaryParams p,
-                                      bool accum) {
+__global__ void unary_backward_kernel(Unary op, int64_t n, const T* x, const T* y, const T* dy, T* dx,
+                                      UnaryParams p, bool accum) {
   NN_GRID_LOOP(i, n) {
     const float g = load(dy, i) * unary_df(op, x ? load(x, i) : 0.f, y ? load(y, i) : 0.f, p);
     store(dx, i, accum ? load(dx, i) + g : g);
@@ -101,7 +101,8 @@ __device__ float binary_f(Binary op, float a, float b, float p) {
     case Binary::kMaximum: return a > b ? a : b;
     case Binary::kMinimum: return a < b ? a : b;
     case Binary::kSigmoidCrossEntropy: return fmaxf(a, 0.f) - a * b + log1pf(expf(-fabsf(a)));
-    case Binary::kBinaryCrossEntropy: return -(b * logf(fmaxf(a, kTiny)) + (1.f - b) * logf(fmaxf(1.f - a, kTiny)));
+    case Binary::kBinaryCrossEntropy:
+      return -(b * logf(fmaxf(a, kTiny)) + (1.f - b) * logf(fmaxf(1.f - a, kTiny)));
     case Binary::kAbsoluteError: return fabsf(a - b);
     case Binary::kHuberLoss: {
       const float ad = fabsf(a - b);
@@ -163,8 +164,8 @@ __device__ inline void broadcast_offsets(const BroadcastDims& d, int64_t i, int6
 }
 
 template <class T>
-__global__ void binary_forward_kernel(Binary op, int64_t n, BroadcastDims d, bool same, const T* a, const T* b, T* y,
-                                      float p) {
+__global__ void binary_forward_kernel(Binary op, int64_t n, BroadcastDims d, bool same, const T* a, const T* b,
+                                      T* y, float p) {
   NN_GRID_LOOP(i, n) {
     int64_t ia = i, ib = i;
     if (!same) broadcast_offsets(d, i, ia, ib);
@@ -217,16 +218,16 @@ void unary_backward(cudaStream_t s, Unary op, int64_t n, const T* x, const T* y,
 }
 
 template <class T>
-void binary_forward(cudaStream_t s, Binary op, int64_t n, const BroadcastDims& d, bool same, const T* a, const T* b,
-                    T* y, float param) {
+void binary_forward(cudaStream_t s, Binary op, int64_t n, const BroadcastDims& d, bool same, const T* a,
+                    const T* b, T* y, float param) {
   if (n == 0) return;
   binary_forward_kernel<<<blocks_for(n), kThreads, 0, s>>>(op, n, d, same, a, b, y, param);
   check_launch("binary_forward_kernel");
 }
 
 template <class T>
-void binary_backward(cudaStream_t s, Binary op, int64_t n, const BroadcastDims& d, bool same, const T* a, const T* b,
-                     const T* dy, float param, BinaryGrad<T> da, BinaryGrad<T> db) {
+void binary_backward(cudaStream_t s, Binary op, int64_t n, const BroadcastDims& d, bool same, const T* a,
+                     const T* b, const T* dy, float param, BinaryGrad<T> da, BinaryGrad<T> db) {
   const bool want_a = da.direct || da.atomic, want_b = db.direct || db.atomic;
   if (n == 0 || (!want_a && !want_b)) return;
   binary_backward_kernel<<<blocks_for(n), kThreads, 0, s>>>(op, n, d, same, a, b, dy, param, da, db);
@@ -238,13 +239,14 @@ void store_float_grad(cudaStream_t s, int64_t n, const float* src, T* dst, bool 
   launch_grid(s, "store_float_grad_kernel", n, store_float_grad_kernel<T>, src, dst, accum);
 }
 
-#define NN_INSTANTIATE_ELEMENTWISE(T)                                                                                 \
-  template void unary_forward<T>(cudaStream_t, Unary, int64_t, const T*, T*, UnaryParams);                            \
-  template void unary_backward<T>(cudaStream_t, Unary, int64_t, const T*, const T*, const T*, T*, UnaryParams, bool); \
-  template void binary_forward<T>(cudaStream_t, Binary, int64_t, const BroadcastDims&, bool, const T*, const T*, T*,  \
-                                  float);                                                                             \
-  template void binary_backward<T>(cudaStream_t, Binary, int64_t, const BroadcastDims&, bool, const T*, const T*,     \
-                                   const T*, float, BinaryGrad<T>, BinaryGrad<T>);                                    \
+#define NN_INSTANTIATE_ELEMENTWISE(T)                                                                             \
+  template void unary_forward<T>(cudaStream_t, Unary, int64_t, const T*, T*, UnaryParams);                        \
+  template void unary_backward<T>(cudaStream_t, Unary, int64_t, const T*, const T*, const T*, T*, UnaryParams,    \
+                                  bool);                                                                          \
+  template void binary_forward<T>(cudaStream_t, Binary, int64_t, const BroadcastDims&, bool, const T*, const T*,  \
+                                  T*, float);                                                                     \
+  template void binary_backward<T>(cudaStream_t, Binary, int64_t, const BroadcastDims&, bool, const T*, const T*, \
+                                   const T*, float, BinaryGrad<T>, BinaryGrad<T>);                                \
   template void store_float_grad<T>(cudaStream_t, int64_t, const float*, T*, bool);
 NN_INSTANTIATE_ELEMENTWISE(float)
 NN_INSTANTIATE_ELEMENTWISE(__half)

@@ -20,9 +20,26 @@ bool convert_on_device(cudaStream_t s, void* dst, ElementType dst_type, const vo
 // ops), beta (SoftPlus), scale and alpha (SELU). The launchers take T = float or __half storage and compute
 // in float (explicitly instantiated for both in elementwise.cu).
 enum class Unary : int {
-  kReLU, kLeakyReLU, kELU, kSigmoid, kTanh, kSwish, kGELU,
-  kAddScalar, kMulScalar, kPowScalar, kRSubScalar, kRDivScalar, kIdentity,
-  kExp, kLog, kAbs, kSELU, kSoftPlus, kBinarySigmoid, kBinaryTanh
+  kReLU,
+  kLeakyReLU,
+  kELU,
+  kSigmoid,
+  kTanh,
+  kSwish,
+  kGELU,
+  kAddScalar,
+  kMulScalar,
+  kPowScalar,
+  kRSubScalar,
+  kRDivScalar,
+  kIdentity,
+  kExp,
+  kLog,
+  kAbs,
+  kSELU,
+  kSoftPlus,
+  kBinarySigmoid,
+  kBinaryTanh
 };
 struct UnaryParams {
   float p0 = 0.f, p1 = 0.f;
@@ -31,14 +48,25 @@ template <class T>
 void unary_forward(cudaStream_t s, Unary op, int64_t n, const T* x, T* y, UnaryParams p);
 // dx (=|+=) dy * f'(x, y); x or y may be null when the op does not read it.
 template <class T>
-void unary_backward(cudaStream_t s, Unary op, int64_t n, const T* x, const T* y, const T* dy, T* dx,
-                    UnaryParams p, bool accum);
+void unary_backward(cudaStream_t s, Unary op, int64_t n, const T* x, const T* y, const T* dy, T* dx, UnaryParams p,
+                    bool accum);
 
 // Elementwise binary ops with numpy broadcasting over the output index space; `param` is HuberLoss's delta.
 // BinaryError is forward-only (its partials are zero).
 enum class Binary : int {
-  kAdd, kSub, kMul, kDiv, kSquaredError, kPow, kMaximum, kMinimum,
-  kSigmoidCrossEntropy, kBinaryCrossEntropy, kAbsoluteError, kHuberLoss, kBinaryError
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kSquaredError,
+  kPow,
+  kMaximum,
+  kMinimum,
+  kSigmoidCrossEntropy,
+  kBinaryCrossEntropy,
+  kAbsoluteError,
+  kHuberLoss,
+  kBinaryError
 };
 struct BroadcastDims {
   int ndim = 0;
@@ -85,19 +113,19 @@ struct ReduceDims {
   int64_t outputs = 1, reduced = 1;
 };
 void reduce_sum(cudaStream_t s, const ReduceDims& d, const float* x, float* y, float scale, bool accum);
-void reduce_sum(cudaStream_t s, const ReduceDims& d, const __half* x, __half* y, float scale, bool accum);  // float sums
+void reduce_sum(cudaStream_t s, const ReduceDims& d, const __half* x, __half* y, float scale,
+                bool accum);  // float sums
 
 // Softmax / LogSoftmax along the middle axis of (outer, size, inner).
 void softmax_forward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* x, float* y,
                      bool log);
-void softmax_backward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* y,
-                      const float* dy, float* dx, bool log, bool accum);
+void softmax_backward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* y, const float* dy,
+                      float* dx, bool log, bool accum);
 // SoftmaxCrossEntropy: log_p keeps log-softmax(x) for backward; y[line] = -log_p[label].
 void softmax_cross_entropy_forward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* x,
                                    const float* label, float* log_p, float* y);
-void softmax_cross_entropy_backward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner,
-                                    const float* log_p, const float* label, const float* dy, float* dx,
-                                    bool accum);
+void softmax_cross_entropy_backward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* log_p,
+                                    const float* label, const float* dy, float* dx, bool accum);
 
 // y (rows x cols) += b (cols) on every row.
 void add_bias_rows(cudaStream_t s, int64_t rows, int64_t cols, const float* b, float* y);

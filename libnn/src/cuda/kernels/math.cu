@@ -93,8 +93,8 @@ __device__ inline int64_t line_offset(int64_t l, int64_t size, int64_t inner) {
   return (l / inner) * size * inner + l % inner;
 }
 
-__global__ void categorical_cross_entropy_forward_kernel(int64_t lines, int64_t size, int64_t inner, const float* x,
-                                                         const float* label, float* y) {
+__global__ void categorical_cross_entropy_forward_kernel(int64_t lines, int64_t size, int64_t inner,
+                                                         const float* x, const float* label, float* y) {
   NN_GRID_LOOP(l, lines) {
     const int64_t k = int64_t(label[l]);
     if (k < 0 || k >= size) continue;  // rejected on the host before the launch
@@ -102,8 +102,9 @@ __global__ void categorical_cross_entropy_forward_kernel(int64_t lines, int64_t 
   }
 }
 
-__global__ void categorical_cross_entropy_backward_kernel(int64_t lines, int64_t size, int64_t inner, const float* x,
-                                                          const float* label, const float* dy, float* dx) {
+__global__ void categorical_cross_entropy_backward_kernel(int64_t lines, int64_t size, int64_t inner,
+                                                          const float* x, const float* label, const float* dy,
+                                                          float* dx) {
   NN_GRID_LOOP(l, lines) {
     const int64_t k = int64_t(label[l]);
     if (k < 0 || k >= size) continue;
@@ -173,7 +174,8 @@ __global__ void dropout_forward_kernel(int64_t n, const T* x, T* y, float p, flo
 }
 
 template <class T>
-__global__ void dropout_backward_kernel(int64_t n, const T* dy, T* dx, float p, float scale, uint64_t key, bool accum) {
+__global__ void dropout_backward_kernel(int64_t n, const T* dy, T* dx, float p, float scale, uint64_t key,
+                                        bool accum) {
   NN_GRID_LOOP(i, n) {
     const float g = load(dy, i) * dropout_mask(key, i, p, scale);
     store(dx, i, accum ? load(dx, i) + g : g);
@@ -183,7 +185,8 @@ __global__ void dropout_backward_kernel(int64_t n, const T* dy, T* dx, float p, 
 }  // namespace
 
 template <class T>
-void concat_activation_forward(cudaStream_t s, bool elu, int64_t outer, int64_t block, const T* x, T* y, float alpha) {
+void concat_activation_forward(cudaStream_t s, bool elu, int64_t outer, int64_t block, const T* x, T* y,
+                               float alpha) {
   const int64_t n = outer * block;
   if (n == 0) return;
   concat_activation_forward_kernel<<<blocks_for(n), kThreads, 0, s>>>(elu, outer, block, x, y, alpha);
@@ -191,8 +194,8 @@ void concat_activation_forward(cudaStream_t s, bool elu, int64_t outer, int64_t 
 }
 
 template <class T>
-void concat_activation_backward(cudaStream_t s, bool elu, int64_t outer, int64_t block, const T* x, const T* dy, T* dx,
-                                float alpha, bool accum) {
+void concat_activation_backward(cudaStream_t s, bool elu, int64_t outer, int64_t block, const T* x, const T* dy,
+                                T* dx, float alpha, bool accum) {
   const int64_t n = outer * block;
   if (n == 0) return;
   concat_activation_backward_kernel<<<blocks_for(n), kThreads, 0, s>>>(elu, outer, block, x, dy, dx, alpha, accum);
@@ -207,7 +210,8 @@ void prelu_forward(cudaStream_t s, int64_t n, int64_t channels, int64_t inner, c
 template <class T>
 void prelu_backward_input(cudaStream_t s, int64_t n, int64_t channels, int64_t inner, const T* x, const T* w,
                           const T* dy, T* dx, bool accum) {
-  launch_grid(s, "prelu_backward_input_kernel", n, prelu_backward_input_kernel<T>, channels, inner, x, w, dy, dx, accum);
+  launch_grid(s, "prelu_backward_input_kernel", n, prelu_backward_input_kernel<T>, channels, inner, x, w, dy, dx,
+              accum);
 }
 
 template <class T>
@@ -219,8 +223,8 @@ void prelu_backward_slope(cudaStream_t s, int64_t n, int64_t channels, int64_t i
   int64_t gx = (per_channel + 4 * kThreads - 1) / (4 * kThreads);
   gx = gx < 1 ? 1 : (gx > 128 ? 128 : gx);
   const int64_t gy = channels > 65535 ? 65535 : channels;
-  prelu_backward_slope_kernel<<<dim3(unsigned(gx), unsigned(gy)), kThreads, 0, s>>>(per_channel, channels, inner, x, dy,
-                                                                                    dw_sum);
+  prelu_backward_slope_kernel<<<dim3(unsigned(gx), unsigned(gy)), kThreads, 0, s>>>(per_channel, channels, inner,
+                                                                                    x, dy, dw_sum);
   check_launch("prelu_backward_slope_kernel");
 }
 
@@ -236,20 +240,21 @@ void categorical_cross_entropy_backward(cudaStream_t s, int64_t outer, int64_t s
                                         const float* label, const float* dy, float* dx) {
   const int64_t lines = outer * inner;
   if (lines == 0) return;
-  categorical_cross_entropy_backward_kernel<<<blocks_for(lines), kThreads, 0, s>>>(lines, size, inner, x, label, dy,
-                                                                                   dx);
+  categorical_cross_entropy_backward_kernel<<<blocks_for(lines), kThreads, 0, s>>>(lines, size, inner, x, label,
+                                                                                   dy, dx);
   check_launch("categorical_cross_entropy_backward_kernel");
 }
 
-void top_n_error_forward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* x, const float* label,
-                         int64_t n, float* y) {
+void top_n_error_forward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* x,
+                         const float* label, int64_t n, float* y) {
   const int64_t lines = outer * inner;
   if (lines == 0) return;
   top_n_error_forward_kernel<<<blocks_for(lines), kThreads, 0, s>>>(lines, size, inner, x, label, n, y);
   check_launch("top_n_error_forward_kernel");
 }
 
-void embed_forward(cudaStream_t s, int64_t n, int64_t rows, int64_t row, const float* index, const float* w, float* y) {
+void embed_forward(cudaStream_t s, int64_t n, int64_t rows, int64_t row, const float* index, const float* w,
+                   float* y) {
   if (n * row == 0) return;
   embed_forward_kernel<<<blocks_for(n * row), kThreads, 0, s>>>(n, rows, row, index, w, y);
   check_launch("embed_forward_kernel");
@@ -262,7 +267,8 @@ void embed_backward(cudaStream_t s, int64_t n, int64_t rows, int64_t row, const 
   check_launch("embed_backward_kernel");
 }
 
-void one_hot_forward(cudaStream_t s, int64_t num, const OneHotShape& shape, int64_t block, const float* x, float* y) {
+void one_hot_forward(cudaStream_t s, int64_t num, const OneHotShape& shape, int64_t block, const float* x,
+                     float* y) {
   if (num == 0) return;
   one_hot_forward_kernel<<<blocks_for(num), kThreads, 0, s>>>(num, shape, block, x, y);
   check_launch("one_hot_forward_kernel");
@@ -274,19 +280,20 @@ void dropout_forward(cudaStream_t s, int64_t n, const T* x, T* y, float p, float
 }
 
 template <class T>
-void dropout_backward(cudaStream_t s, int64_t n, const T* dy, T* dx, float p, float scale, uint64_t key, bool accum) {
+void dropout_backward(cudaStream_t s, int64_t n, const T* dy, T* dx, float p, float scale, uint64_t key,
+                      bool accum) {
   launch_grid(s, "dropout_backward_kernel", n, dropout_backward_kernel<T>, dy, dx, p, scale, key, accum);
 }
 
-#define NN_INSTANTIATE_MATH(T)                                                                                     \
-  template void concat_activation_forward<T>(cudaStream_t, bool, int64_t, int64_t, const T*, T*, float);           \
-  template void concat_activation_backward<T>(cudaStream_t, bool, int64_t, int64_t, const T*, const T*, T*, float, \
-                                              bool);                                                               \
-  template void prelu_forward<T>(cudaStream_t, int64_t, int64_t, int64_t, const T*, const T*, T*);                 \
-  template void prelu_backward_input<T>(cudaStream_t, int64_t, int64_t, int64_t, const T*, const T*, const T*, T*, \
-                                        bool);                                                                     \
-  template void prelu_backward_slope<T>(cudaStream_t, int64_t, int64_t, int64_t, const T*, const T*, float*);      \
-  template void dropout_forward<T>(cudaStream_t, int64_t, const T*, T*, float, float, uint64_t);                   \
+#define NN_INSTANTIATE_MATH(T)                                                                                 \
+  template void concat_activation_forward<T>(cudaStream_t, bool, int64_t, int64_t, const T*, T*, float);       \
+  template void concat_activation_backward<T>(cudaStream_t, bool, int64_t, int64_t, const T*, const T*, T*,    \
+                                              float, bool);                                                    \
+  template void prelu_forward<T>(cudaStream_t, int64_t, int64_t, int64_t, const T*, const T*, T*);             \
+  template void prelu_backward_input<T>(cudaStream_t, int64_t, int64_t, int64_t, const T*, const T*, const T*, \
+                                        T*, bool);                                                             \
+  template void prelu_backward_slope<T>(cudaStream_t, int64_t, int64_t, int64_t, const T*, const T*, float*);  \
+  template void dropout_forward<T>(cudaStream_t, int64_t, const T*, T*, float, float, uint64_t);               \
   template void dropout_backward<T>(cudaStream_t, int64_t, const T*, T*, float, float, uint64_t, bool);
 NN_INSTANTIATE_MATH(float)
 NN_INSTANTIATE_MATH(__half)

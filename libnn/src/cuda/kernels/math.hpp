@@ -14,11 +14,12 @@ namespace nn::cuda::k {
 // CReLU (elu false) / CELU (elu true, with alpha): x viewed as (outer, block); y as (outer, 2, block) holds
 // f(x) then f(-x).
 template <class T>
-void concat_activation_forward(cudaStream_t s, bool elu, int64_t outer, int64_t block, const T* x, T* y, float alpha);
+void concat_activation_forward(cudaStream_t s, bool elu, int64_t outer, int64_t block, const T* x, T* y,
+                               float alpha);
 // dx (=|+=) dy_pos f'(x) - dy_neg f'(-x).
 template <class T>
-void concat_activation_backward(cudaStream_t s, bool elu, int64_t outer, int64_t block, const T* x, const T* dy, T* dx,
-                                float alpha, bool accum);
+void concat_activation_backward(cudaStream_t s, bool elu, int64_t outer, int64_t block, const T* x, const T* dy,
+                                T* dx, float alpha, bool accum);
 
 // PReLU over n elements; element i uses slope w[(i / inner) % channels] (channels 1: one shared slope).
 template <class T>
@@ -40,11 +41,12 @@ void categorical_cross_entropy_forward(cudaStream_t s, int64_t outer, int64_t si
 void categorical_cross_entropy_backward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* x,
                                         const float* label, const float* dy, float* dx);
 // y[line] = 1 when more than n scores of the line are >= the label's score, else 0.
-void top_n_error_forward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* x, const float* label,
-                         int64_t n, float* y);
+void top_n_error_forward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* x,
+                         const float* label, int64_t n, float* y);
 
 // Embed: y[i, :] = w[index[i], :] for n indices and rows of length row; indices checked by the caller.
-void embed_forward(cudaStream_t s, int64_t n, int64_t rows, int64_t row, const float* index, const float* w, float* y);
+void embed_forward(cudaStream_t s, int64_t n, int64_t rows, int64_t row, const float* index, const float* w,
+                   float* y);
 // dw[index[i], :] += dy[i, :] (atomic adds).
 void embed_backward(cudaStream_t s, int64_t n, int64_t rows, int64_t row, const float* index, const float* dy,
                     float* dw);
@@ -55,13 +57,15 @@ struct OneHotShape {
   int dim = 0;
   int64_t size[kMaxDims] = {};
 };
-void one_hot_forward(cudaStream_t s, int64_t num, const OneHotShape& shape, int64_t block, const float* x, float* y);
+void one_hot_forward(cudaStream_t s, int64_t num, const OneHotShape& shape, int64_t block, const float* x,
+                     float* y);
 
 // Dropout with a counter-based mask: element i is kept (scaled by `scale`) when the splitmix64 hash of
 // key + i, as a uniform [0, 1) number, is >= p. The same key gives the same mask in backward.
 template <class T>
 void dropout_forward(cudaStream_t s, int64_t n, const T* x, T* y, float p, float scale, uint64_t key);
 template <class T>
-void dropout_backward(cudaStream_t s, int64_t n, const T* dy, T* dx, float p, float scale, uint64_t key, bool accum);
+void dropout_backward(cudaStream_t s, int64_t n, const T* dy, T* dx, float p, float scale, uint64_t key,
+                      bool accum);
 
 }  // namespace nn::cuda::k

@@ -86,7 +86,7 @@ void bn_backward_coefficients(cudaStream_t s, const BnDims& d, bool batch_stat, 
                               const float* gamma, const float* var, float eps, const BnGrads& g, float* k_dy,
                               float* k_xc, float* k_const);
 template <class T>
-void bn_backward_dx(cudaStream_t s, const BnDims& d, const T* x, const T* dy, const float* mean,
-                    const float* k_dy, const float* k_xc, const float* k_const, T* dx, bool accum);
+void bn_backward_dx(cudaStream_t s, const BnDims& d, const T* x, const T* dy, const float* mean, const float* k_dy,
+                    const float* k_xc, const float* k_const, T* dx, bool accum);
 
 }  // namespace nn::cuda::k

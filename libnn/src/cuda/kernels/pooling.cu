@@ -292,14 +292,14 @@ void unpool_backward(cudaStream_t s, const PoolDims& d, const T* dy, T* dx, bool
   check_launch("unpool_backward_kernel");
 }
 
-#define NN_POOLING_INSTANTIATE(T)                                                                              \
-  template void max_pool_forward<T>(cudaStream_t, const PoolDims&, const T*, T*, int32_t*);                   \
-  template void max_pool_backward<T>(cudaStream_t, const PoolDims&, const int32_t*, const T*, T*, bool);      \
-  template void window_sum_forward<T>(cudaStream_t, const PoolDims&, bool, bool, const T*, T*);               \
-  template void window_sum_backward<T>(cudaStream_t, const PoolDims&, bool, bool, const T*, T*, bool);        \
-  template void global_average_forward<T>(cudaStream_t, int64_t, int64_t, const T*, T*);                      \
-  template void global_average_backward<T>(cudaStream_t, int64_t, int64_t, const T*, T*, bool);              \
-  template void unpool_forward<T>(cudaStream_t, const PoolDims&, const T*, T*);                               \
+#define NN_POOLING_INSTANTIATE(T)                                                                        \
+  template void max_pool_forward<T>(cudaStream_t, const PoolDims&, const T*, T*, int32_t*);              \
+  template void max_pool_backward<T>(cudaStream_t, const PoolDims&, const int32_t*, const T*, T*, bool); \
+  template void window_sum_forward<T>(cudaStream_t, const PoolDims&, bool, bool, const T*, T*);          \
+  template void window_sum_backward<T>(cudaStream_t, const PoolDims&, bool, bool, const T*, T*, bool);   \
+  template void global_average_forward<T>(cudaStream_t, int64_t, int64_t, const T*, T*);                 \
+  template void global_average_backward<T>(cudaStream_t, int64_t, int64_t, const T*, T*, bool);          \
+  template void unpool_forward<T>(cudaStream_t, const PoolDims&, const T*, T*);                          \
   template void unpool_backward<T>(cudaStream_t, const PoolDims&, const T*, T*, bool);
 NN_POOLING_INSTANTIATE(float)
 NN_POOLING_INSTANTIATE(__half)

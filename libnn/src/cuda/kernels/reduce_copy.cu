@@ -94,8 +94,7 @@ void add_bias_rows(cudaStream_t s, int64_t rows, int64_t cols, const __half* b, 
   launch_add_bias_rows(s, rows, cols, b, y);
 }
 
-void add_bias_channels(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const float* b,
-                       float* y) {
+void add_bias_channels(cudaStream_t s, int64_t outer, int64_t channels, int64_t inner, const float* b, float* y) {
   const int64_t n = outer * channels * inner;
   launch_grid(s, "add_bias_channels_kernel", n, add_bias_channels_kernel, channels, inner, b, y);
 }

@@ -283,7 +283,8 @@ void prod_backward(cudaStream_t s, const ReduceDims& d, const __half* x, const _
   launch_prod_backward(s, d, x, dy, dx, accum);
 }
 
-void remap_forward(cudaStream_t s, const RemapDims& d, const RemapTables& t, const float* x, float* y, float fill) {
+void remap_forward(cudaStream_t s, const RemapDims& d, const RemapTables& t, const float* x, float* y,
+                   float fill) {
   launch_remap_forward(s, d, t, x, y, fill);
 }
 void remap_forward(cudaStream_t s, const RemapDims& d, const RemapTables& t, const __half* x, __half* y,

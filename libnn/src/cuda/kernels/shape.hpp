@@ -1,4 +1,5 @@
-// Launchers of the shape and reduction kernels (kernels/shape.cu): Max/Min with their index, Prod, and table remaps (Pad, RandomFlip/Shift).
+// Launchers of the shape and reduction kernels (kernels/shape.cu): Max/Min with their index, Prod, and table
+// remaps (Pad, RandomFlip/Shift).
 #pragma once
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -25,8 +26,7 @@ void prod_forward(cudaStream_t s, const ReduceDims& d, const float* x, float* y)
 void prod_forward(cudaStream_t s, const ReduceDims& d, const __half* x, __half* y);
 // dx (=|+=) dy * product of the other elements, without division when a zero is present.
 void prod_backward(cudaStream_t s, const ReduceDims& d, const float* x, const float* dy, float* dx, bool accum);
-void prod_backward(cudaStream_t s, const ReduceDims& d, const __half* x, const __half* dy, __half* dx,
-                   bool accum);
+void prod_backward(cudaStream_t s, const ReduceDims& d, const __half* x, const __half* dy, __half* dx, bool accum);
 
 // Per-axis index tables over `samples` independent blocks: output element (s, i_0..i_n) reads input
 // (s, table[i_0], ..., table[i_n]), or `fill` where any table entry is -1. All table arrays are int64:

@@ -50,8 +50,8 @@ __global__ void softmax_backward_kernel(int64_t lines, int64_t size, int64_t inn
   }
 }
 
-__global__ void sce_forward_kernel(int64_t lines, int64_t size, int64_t inner, const float* x,
-                                   const float* label, float* log_p, float* y) {
+__global__ void sce_forward_kernel(int64_t lines, int64_t size, int64_t inner, const float* x, const float* label,
+                                   float* log_p, float* y) {
   NN_GRID_LOOP(l, lines) {
     const int64_t off = line_offset(l, size, inner);
     softmax_line(x + off, log_p + off, size, inner, true);
@@ -82,8 +82,8 @@ void softmax_forward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner,
   check_launch("softmax_forward_kernel");
 }
 
-void softmax_backward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* y,
-                      const float* dy, float* dx, bool log, bool accum) {
+void softmax_backward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* y, const float* dy,
+                      float* dx, bool log, bool accum) {
   const int64_t lines = outer * inner;
   if (lines == 0 || size == 0) return;
   softmax_backward_kernel<<<blocks_for(lines), kThreads, 0, s>>>(lines, size, inner, y, dy, dx, log, accum);
@@ -98,9 +98,8 @@ void softmax_cross_entropy_forward(cudaStream_t s, int64_t outer, int64_t size, 
   check_launch("sce_forward_kernel");
 }
 
-void softmax_cross_entropy_backward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner,
-                                    const float* log_p, const float* label, const float* dy, float* dx,
-                                    bool accum) {
+void softmax_cross_entropy_backward(cudaStream_t s, int64_t outer, int64_t size, int64_t inner, const float* log_p,
+                                    const float* label, const float* dy, float* dx, bool accum) {
   const int64_t lines = outer * inner;
   if (lines == 0 || size == 0) return;
   sce_backward_kernel<<<blocks_for(lines), kThreads, 0, s>>>(lines, size, inner, log_p, label, dy, dx, accum);

@@ -45,9 +45,7 @@ __global__ void add_scaled_kernel(int64_t n, float* g, const float* w, float rat
   NN_GRID_LOOP(i, n) g[i] += rate * w[i];
 }
 
-__global__ void scale_kernel(int64_t n, float* g, float scale) {
-  NN_GRID_LOOP(i, n) g[i] *= scale;
-}
+__global__ void scale_kernel(int64_t n, float* g, float scale) { NN_GRID_LOOP(i, n) g[i] *= scale; }
 
 __global__ void clip_by_norm_kernel(int64_t n, float* g, const double* sum_sq, double norm) {
   const double sum = *sum_sq;
@@ -65,9 +63,7 @@ __global__ void flag_if_any_kernel(int64_t n, const float* g, FloatCheck check, 
   if (found) *flag = 1;  // every writer stores the same value
 }
 
-__global__ void sgd_kernel(int64_t n, float* x, const float* g, float lr) {
-  NN_GRID_LOOP(i, n) x[i] -= lr * g[i];
-}
+__global__ void sgd_kernel(int64_t n, float* x, const float* g, float lr) { NN_GRID_LOOP(i, n) x[i] -= lr * g[i]; }
 
 __global__ void momentum_kernel(int64_t n, float* x, const float* g, float* v, float lr, float momentum,
                                 float decay) {
@@ -143,8 +139,8 @@ __global__ void adam_kernel(int64_t n, float* x, const float* g, float* m, float
   }
 }
 
-__global__ void adamax_kernel(int64_t n, float* x, const float* g, float* m, float* u, float alpha_t,
-                              float beta1, float beta2, float eps) {
+__global__ void adamax_kernel(int64_t n, float* x, const float* g, float* m, float* u, float alpha_t, float beta1,
+                              float beta2, float eps) {
   NN_GRID_LOOP(i, n) {
     m[i] = beta1 * m[i] + (1 - beta1) * g[i];
     u[i] = std_max(beta2 * u[i], fabsf(g[i]));
@@ -303,26 +299,29 @@ void amsgrad_update(cudaStream_t s, int64_t n, float* x, const float* g, float* 
 
 void adabelief_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float* var, float* s_max,
                       float alpha_t, float beta1, float beta2, float eps, float decay, bool sgd_step) {
-  launch_grid(s, "adabelief_kernel", n, adabelief_kernel, x, g, m, var, s_max, alpha_t, beta1, beta2, eps, decay, sgd_step);
+  launch_grid(s, "adabelief_kernel", n, adabelief_kernel, x, g, m, var, s_max, alpha_t, beta1, beta2, eps, decay,
+              sgd_step);
 }
 
 void bounded_adam_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float* v, float* v_hat,
                          float alpha_t, float beta1, float beta2, float eps, float lower, float upper) {
-  launch_grid(s, "bounded_adam_kernel", n, bounded_adam_kernel, x, g, m, v, v_hat, alpha_t, beta1, beta2, eps, lower, upper);
+  launch_grid(s, "bounded_adam_kernel", n, bounded_adam_kernel, x, g, m, v, v_hat, alpha_t, beta1, beta2, eps,
+              lower, upper);
 }
 
 void lamb_direction(cudaStream_t s, int64_t n, const float* x, const float* g, float* m, float* v, float* r,
                     float beta1, float beta2, float eps, float c1, float c2, float decay) {
-  launch_grid(s, "lamb_direction_kernel", n, lamb_direction_kernel, x, g, m, v, r, beta1, beta2, eps, c1, c2, decay);
+  launch_grid(s, "lamb_direction_kernel", n, lamb_direction_kernel, x, g, m, v, r, beta1, beta2, eps, c1, c2,
+              decay);
 }
 
-void lamb_apply(cudaStream_t s, int64_t n, float* x, const float* r, const double* sums, float eta,
-                float gamma_l, float gamma_u, float eps) {
+void lamb_apply(cudaStream_t s, int64_t n, float* x, const float* r, const double* sums, float eta, float gamma_l,
+                float gamma_u, float eps) {
   launch_grid(s, "lamb_apply_kernel", n, lamb_apply_kernel, x, r, sums, eta, gamma_l, gamma_u, eps);
 }
 
-void lion_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float lr, float beta1,
-                 float beta2, float decay) {
+void lion_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float lr, float beta1, float beta2,
+                 float decay) {
   launch_grid(s, "lion_kernel", n, lion_kernel, x, g, m, lr, beta1, beta2, decay);
 }
 

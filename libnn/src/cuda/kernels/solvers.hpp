@@ -55,9 +55,9 @@ void bounded_adam_update(cudaStream_t s, int64_t n, float* x, const float* g, fl
 // sums = {sum r^2, sum x^2}, lamb_apply does x -= float(eta * trust ratio) r.
 void lamb_direction(cudaStream_t s, int64_t n, const float* x, const float* g, float* m, float* v, float* r,
                     float beta1, float beta2, float eps, float c1, float c2, float decay);
-void lamb_apply(cudaStream_t s, int64_t n, float* x, const float* r, const double* sums, float eta,
-                float gamma_l, float gamma_u, float eps);
-void lion_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float lr, float beta1,
-                 float beta2, float decay);
+void lamb_apply(cudaStream_t s, int64_t n, float* x, const float* r, const double* sums, float eta, float gamma_l,
+                float gamma_u, float eps);
+void lion_update(cudaStream_t s, int64_t n, float* x, const float* g, float* m, float lr, float beta1, float beta2,
+                 float decay);
 
 }  // namespace nn::cuda::k

@@ -69,8 +69,9 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
     const bool want_beta = beta_ >= 0 && prop[beta_], want_gamma = gamma_ >= 0 && prop[gamma_];
     if (!prop[0] && !want_beta && !want_gamma && !prop[mean_] && !prop[var_]) return;
     auto scope = enter();
-    NN_CHECK(!args_.batch_stat || stats_ready_) << "BatchNormalization: backward needs a forward first (batch_stat "
-                                              "uses the batch statistics it computes)";
+    NN_CHECK(!args_.batch_stat || stats_ready_)
+        << "BatchNormalization: backward needs a forward first (batch_stat "
+           "uses the batch statistics it computes)";
     allocate();
     const T* x = data_in<T>(in[0]);
     const T* dy = grad_out<T>(out[0]);
@@ -90,8 +91,8 @@ class CudaBatchNormalization : public CudaWithCpuSetup {
     k::bn_backward_coefficients(st(), dims_, args_.batch_stat, scratch(), gamma, var, args_.eps, g, slot(kDy),
                                 slot(kXc), slot(kConst));
     if (!prop[0]) return;
-    k::bn_backward_dx<T>(st(), dims_, x, dy, mean, slot(kDy), slot(kXc), slot(kConst),
-                         grad_in<T>(in[0], accum[0]), accum[0]);
+    k::bn_backward_dx<T>(st(), dims_, x, dy, mean, slot(kDy), slot(kXc), slot(kConst), grad_in<T>(in[0], accum[0]),
+                         accum[0]);
   }
 
  private:

@@ -75,12 +75,14 @@ class CudnnConvolution : public CudaWithCpuSetup {
   static constexpr bool kDeconv = kKind == ConvKind::kDeconvolution || kKind == ConvKind::kDepthwiseDeconvolution;
   static constexpr bool kBinary = kKind == ConvKind::kBinaryConnect || kKind == ConvKind::kBinaryWeight;
   // Inputs: x, weight[, binary_weight[, alpha]][, bias].
-  static constexpr size_t kBiasIndex = kKind == ConvKind::kBinaryConnect ? 3 : kKind == ConvKind::kBinaryWeight ? 4 : 2;
+  static constexpr size_t kBiasIndex = kKind == ConvKind::kBinaryConnect  ? 3
+                                       : kKind == ConvKind::kBinaryWeight ? 4
+                                                                          : 2;
 
   void setup_impl(const Variables& in, const Variables& out) override {
     NN_CHECK_CODE(!(attrs_.has("channel_last") && attrs_.get_bool("channel_last")), ErrorCode::kUnsupported)
-        << type() << ": channel_last=true is not supported by the cuDNN kernel (input " << to_string(in[0]->shape())
-        << "); use the channel-first layout";
+        << type() << ": channel_last=true is not supported by the cuDNN kernel (input "
+        << to_string(in[0]->shape()) << "); use the channel-first layout";
     CudaWithCpuSetup::setup_impl(in, out);
     const Shape& y = out[0]->shape();
     conv_.setup(type(), conv_problem(kKind, type(), in[0]->shape(), in[1]->shape(), y, attrs_), cudnn_type<T>(),

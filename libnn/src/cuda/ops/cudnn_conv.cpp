@@ -54,7 +54,8 @@ bool pick(const std::vector<Perf>& perf, int count, bool half, cudnnConvolutionD
   for (int i = 0; i < count; ++i) {
     const Perf& p = perf[size_t(i)];
     if (p.status != CUDNN_STATUS_SUCCESS) continue;
-    const bool tensor_op = p.mathType == CUDNN_TENSOR_OP_MATH || p.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
+    const bool tensor_op =
+        p.mathType == CUDNN_TENSOR_OP_MATH || p.mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION;
     if (!half && tensor_op) continue;  // float results must not go through TF32
     const cudnnMathType_t math = half ? p.mathType : CUDNN_FMA_MATH;
     if (cudnnSetConvolutionMathType(conv, math) != CUDNN_STATUS_SUCCESS) continue;
@@ -127,8 +128,10 @@ void CudnnConv::setup(const std::string& op, const ConvProblem& p, cudnnDataType
     stride[d + lead] = to_int(p.stride[d], op, "stride");
     dilation[d + lead] = to_int(p.dilation[d], op, "dilation");
   }
-  NN_CUDNN_CHECK(cudnnSetTensorNdDescriptorEx(x_desc_, CUDNN_TENSOR_NCHW, dtype, int(x_dims.size()), x_dims.data()));
-  NN_CUDNN_CHECK(cudnnSetTensorNdDescriptorEx(y_desc_, CUDNN_TENSOR_NCHW, dtype, int(y_dims.size()), y_dims.data()));
+  NN_CUDNN_CHECK(
+      cudnnSetTensorNdDescriptorEx(x_desc_, CUDNN_TENSOR_NCHW, dtype, int(x_dims.size()), x_dims.data()));
+  NN_CUDNN_CHECK(
+      cudnnSetTensorNdDescriptorEx(y_desc_, CUDNN_TENSOR_NCHW, dtype, int(y_dims.size()), y_dims.data()));
   NN_CUDNN_CHECK(cudnnSetFilterNdDescriptor(w_desc_, dtype, CUDNN_TENSOR_NCHW, int(w_dims.size()), w_dims.data()));
   NN_CUDNN_CHECK(cudnnSetConvolutionNdDescriptor(conv_desc_, int(nd), pad.data(), stride.data(), dilation.data(),
                                                  CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
@@ -146,8 +149,8 @@ void CudnnConv::setup(const std::string& op, const ConvProblem& p, cudnnDataType
       << "); a transposed convolution's output_padding must be smaller than its stride";
 
   std::ostringstream key;
-  key << "dev" << device << "|t" << int(dtype) << "|n" << p.batch << "|c" << p.in_channels << "|k" << p.out_channels
-      << "|g" << p.group << '|';
+  key << "dev" << device << "|t" << int(dtype) << "|n" << p.batch << "|c" << p.in_channels << "|k"
+      << p.out_channels << "|g" << p.group << '|';
   append(key, "i", p.in);
   append(key, "w", p.kernel);
   append(key, "o", p.out);
@@ -294,8 +297,8 @@ void CudnnConv::backward_data(const void* w, const void* dy, void* dx, float bet
   const float alpha = 1.f;
   NN_CUDNN_CHECK(cudnnSetConvolutionMathType(conv_desc_, a.math));
   NN_CUDNN_CHECK(cudnnConvolutionBackwardData(cudnn(device_), &alpha, w_desc_, w, y_desc_, dy, conv_desc_,
-                                              cudnnConvolutionBwdDataAlgo_t(a.algo), ws, a.workspace, &beta, x_desc_,
-                                              dx));
+                                              cudnnConvolutionBwdDataAlgo_t(a.algo), ws, a.workspace, &beta,
+                                              x_desc_, dx));
 }
 
 void CudnnConv::backward_filter(const void* x, const void* dy, void* dw, float beta) {

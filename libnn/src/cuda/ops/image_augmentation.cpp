@@ -56,8 +56,9 @@ class CudaImageAugmentation : public CudaWithCpuSetup {
     gain_.assign(size_t(dims_.images * c_count), 0.f);
     normals_.clear();
     for (int64_t im = 0; im < dims_.images; ++im) {
-      const ops::AugmentDraw d = ops::draw_augmentation(g, settings_, dims_.w_in, dims_.h_in, dims_.w_out,
-                                                        dims_.h_out, int(settings_.pad[1]), int(settings_.pad[0]), c_count);
+      const ops::AugmentDraw d =
+          ops::draw_augmentation(g, settings_, dims_.w_in, dims_.h_in, dims_.w_out, dims_.h_out,
+                                 int(settings_.pad[1]), int(settings_.pad[0]), c_count);
       images_[size_t(im)] = {d.x0, d.y0, d.x_ax, d.y_ax, d.x_ay, d.y_ay, d.distortion, d.noise};
       for (int c = 0; c < c_count; ++c) {
         shift_[size_t(im * c_count + c)] = d.shift[size_t(c)];

@@ -1,5 +1,5 @@
-// CUDA Affine, the binary affine layers and BatchMatmul through cuBLAS (row-major products mapped onto column-major GEMM), float and
-// half (fp16 storage, float accumulation on tensor cores).
+// CUDA Affine, the binary affine layers and BatchMatmul through cuBLAS (row-major products mapped onto
+// column-major GEMM), float and half (fp16 storage, float accumulation on tensor cores).
 #include <type_traits>
 
 #include "cuda/cublas_loader.hpp"
@@ -34,9 +34,9 @@ void gemm_row_major(cublasHandle_t h, cudaStream_t s, bool trans_a, bool trans_b
   const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
   constexpr cudaDataType_t type = cublas_type<T>();
-  NN_CUBLAS_CHECK(cublas_api().gemm_strided_batched(h, op_b, op_a, int(n), int(m), int(k), &alpha, b, type, int(ldb),
-                                             stride_b, a, type, int(lda), stride_a, &beta, c, type, int(ldc),
-                                             stride_c, int(batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  NN_CUBLAS_CHECK(cublas_api().gemm_strided_batched(
+      h, op_b, op_a, int(n), int(m), int(k), &alpha, b, type, int(ldb), stride_b, a, type, int(lda), stride_a,
+      &beta, c, type, int(ldc), stride_c, int(batch), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
 // y = x w (+ b) over an ops::AffinePlan, and its gradients: the products of Affine and of the binary affine
@@ -124,7 +124,8 @@ class CudaAffine : public CudaFunction {
 template <class T, bool kScaled>
 class CudaBinaryAffine : public CudaWithCpuSetup {
  public:
-  CudaBinaryAffine(const OpSchema& s, const Context& c, const Attrs& a) : CudaWithCpuSetup(s, c, a), args_(attrs_) {}
+  CudaBinaryAffine(const OpSchema& s, const Context& c, const Attrs& a)
+      : CudaWithCpuSetup(s, c, a), args_(attrs_) {}
 
  protected:
   static constexpr size_t kBiasIndex = kScaled ? 4 : 3;
@@ -199,7 +200,8 @@ class CudaBatchMatmul : public CudaWithCpuSetup {
     const T* a = data_in<T>(in[0]);
     const T* b = data_in<T>(in[1]);
     gemm_row_major(cublas(ctx_.device_id), st(), p_.ta, p_.tb, p_.m, p_.n, p_.k, a, p_.cols_a, b, p_.cols_b, 0.f,
-                   data_out<T>(out[0]), p_.n, p_.samples, p_.rows_a * p_.cols_a, p_.rows_b * p_.cols_b, p_.m * p_.n);
+                   data_out<T>(out[0]), p_.n, p_.samples, p_.rows_a * p_.cols_a, p_.rows_b * p_.cols_b,
+                   p_.m * p_.n);
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -212,18 +214,22 @@ class CudaBatchMatmul : public CudaWithCpuSetup {
       T* da = grad_in<T>(in[0], accum[0]);
       const float beta = accum[0] ? 1.f : 0.f;
       if (!p_.ta)  // da (m x k) = dy op(b)^T
-        gemm_row_major(h, st(), false, !p_.tb, p_.m, p_.k, p_.n, dy, p_.n, b, p_.cols_b, beta, da, p_.cols_a, p_.samples, sy, sb, sa);
+        gemm_row_major(h, st(), false, !p_.tb, p_.m, p_.k, p_.n, dy, p_.n, b, p_.cols_b, beta, da, p_.cols_a,
+                       p_.samples, sy, sb, sa);
       else  // da (k x m) = op(b) dy^T
-        gemm_row_major(h, st(), p_.tb, true, p_.k, p_.m, p_.n, b, p_.cols_b, dy, p_.n, beta, da, p_.cols_a, p_.samples, sb, sy, sa);
+        gemm_row_major(h, st(), p_.tb, true, p_.k, p_.m, p_.n, b, p_.cols_b, dy, p_.n, beta, da, p_.cols_a,
+                       p_.samples, sb, sy, sa);
     }
     if (prop[1]) {
       const T* a = data_in<T>(in[0]);
       T* db = grad_in<T>(in[1], accum[1]);
       const float beta = accum[1] ? 1.f : 0.f;
       if (!p_.tb)  // db (k x n) = op(a)^T dy
-        gemm_row_major(h, st(), !p_.ta, false, p_.k, p_.n, p_.m, a, p_.cols_a, dy, p_.n, beta, db, p_.cols_b, p_.samples, sa, sy, sb);
+        gemm_row_major(h, st(), !p_.ta, false, p_.k, p_.n, p_.m, a, p_.cols_a, dy, p_.n, beta, db, p_.cols_b,
+                       p_.samples, sa, sy, sb);
       else  // db (n x k) = dy^T op(a)
-        gemm_row_major(h, st(), true, p_.ta, p_.n, p_.k, p_.m, dy, p_.n, a, p_.cols_a, beta, db, p_.cols_b, p_.samples, sy, sa, sb);
+        gemm_row_major(h, st(), true, p_.ta, p_.n, p_.k, p_.m, dy, p_.n, a, p_.cols_a, beta, db, p_.cols_b,
+                       p_.samples, sy, sa, sb);
     }
   }
 

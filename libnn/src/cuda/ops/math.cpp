@@ -40,7 +40,8 @@ class CudaConcatActivation : public CudaWithCpuSetup {
     auto scope = enter();
     const T* x = data_in<T>(in[0]);
     const T* dy = grad_out<T>(out[0]);
-    k::concat_activation_backward<T>(st(), kElu, outer_, block_, x, dy, grad_in<T>(in[0], accum[0]), alpha_, accum[0]);
+    k::concat_activation_backward<T>(st(), kElu, outer_, block_, x, dy, grad_in<T>(in[0], accum[0]), alpha_,
+                                     accum[0]);
   }
 
  private:
@@ -106,8 +107,7 @@ uint64_t mix64(uint64_t z) {
 template <class T>
 class CudaDropout : public CudaWithCpuSetup {
  public:
-  CudaDropout(const OpSchema& s, const Context& c, const Attrs& a)
-      : CudaWithCpuSetup(s, c, a), args_(attrs_) {}
+  CudaDropout(const OpSchema& s, const Context& c, const Attrs& a) : CudaWithCpuSetup(s, c, a), args_(attrs_) {}
   bool is_stochastic() const override { return true; }
 
  protected:
@@ -131,7 +131,8 @@ class CudaDropout : public CudaWithCpuSetup {
     NN_CHECK(has_key_) << "Dropout: backward before forward";
     auto scope = enter();
     const T* dy = grad_out<T>(out[0]);
-    k::dropout_backward<T>(st(), in[0]->size(), dy, grad_in<T>(in[0], accum[0]), float(args_.p), scale(), key_, accum[0]);
+    k::dropout_backward<T>(st(), in[0]->size(), dy, grad_in<T>(in[0], accum[0]), float(args_.p), scale(), key_,
+                           accum[0]);
   }
 
  private:

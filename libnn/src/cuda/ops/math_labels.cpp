@@ -140,7 +140,8 @@ class CudaOneHot : public CudaWithCpuSetup {
     NN_CUDA_CHECK(cudaMemsetAsync(y, 0, size_t(out[0]->size()) * sizeof(float), st()));
     k::one_hot_forward(st(), num, shape, shape_size(shape_), x, y);
   }
-  void backward_impl(const Variables&, const Variables&, const std::vector<bool>&, const std::vector<bool>&) override {}
+  void backward_impl(const Variables&, const Variables&, const std::vector<bool>&,
+                     const std::vector<bool>&) override {}
 
  private:
   Shape shape_;

@@ -81,7 +81,8 @@ class RemapTables {
   std::shared_ptr<Buffer> device_;
 };
 
-// Pad: the CPU kernel's per-axis source tables (ops/array/array_args.hpp); backward gathers dy over every output element reading each input element.
+// Pad: the CPU kernel's per-axis source tables (ops/array/array_args.hpp); backward gathers dy over every output
+// element reading each input element.
 template <class T>
 class CudaPad : public CudaCpuShaped {
  public:
@@ -104,8 +105,8 @@ class CudaPad : public CudaCpuShaped {
                      const std::vector<bool>& accum) override {
     if (!prop[0]) return;
     auto scope = enter();
-    k::remap_backward(st(), tables_.dims(), tables_.device(st()), grad_out<T>(out[0]),
-                      grad_in<T>(in[0], accum[0]), accum[0]);
+    k::remap_backward(st(), tables_.dims(), tables_.device(st()), grad_out<T>(out[0]), grad_in<T>(in[0], accum[0]),
+                      accum[0]);
   }
 
  private:

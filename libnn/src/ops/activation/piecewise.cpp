@@ -28,9 +28,7 @@ struct SELUOp {
   using Params = SeluParams;
   static constexpr bool kUsesInput = true, kUsesOutput = false;
   static float f(float x, const Params& p) { return p.scale * (x > 0.f ? x : p.alpha * std::expm1(x)); }
-  static float df(float x, float, const Params& p) {
-    return p.scale * (x > 0.f ? 1.f : p.alpha * std::exp(x));
-  }
+  static float df(float x, float, const Params& p) { return p.scale * (x > 0.f ? 1.f : p.alpha * std::exp(x)); }
 };
 struct ReLU6Op {
   using Params = NoParams;
@@ -83,8 +81,7 @@ void register_relu6(OpRegistry& r) {
   register_cpu<UnaryFunction<ReLU6Op>>(r, activation("ReLU6", "y = min(max(0, x), 6)").build());
 }
 void register_hard_sigmoid(OpRegistry& r) {
-  register_cpu<UnaryFunction<HardSigmoidOp>>(
-      r, activation("HardSigmoid", "y = clip(0.2 x + 0.5, 0, 1)").build());
+  register_cpu<UnaryFunction<HardSigmoidOp>>(r, activation("HardSigmoid", "y = clip(0.2 x + 0.5, 0, 1)").build());
 }
 void register_hard_tanh(OpRegistry& r) {
   register_cpu<UnaryFunction<HardTanhOp>>(r, activation("HardTanh", "y = clip(x, -1, 1)").build());

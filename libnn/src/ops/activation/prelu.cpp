@@ -34,8 +34,7 @@ class PReLU : public Function {
     if (prop[0]) {
       float* dx = in_grad(in[0], accum[0]);
       const bool acc = accum[0];
-      parallel_for(n,
-                   [&](int64_t i) { store_grad(dx, i, x[i] >= 0.f ? dy[i] : dy[i] * w[channel(i)], acc); });
+      parallel_for(n, [&](int64_t i) { store_grad(dx, i, x[i] >= 0.f ? dy[i] : dy[i] * w[channel(i)], acc); });
     }
     if (prop[1]) {
       float* dw = in_grad_zeroed(in[1], accum[1]);

@@ -97,24 +97,23 @@ SchemaBuilder activation(const char* name, const char* doc) {
 }  // namespace
 
 void register_sigmoid(OpRegistry& r) {
-  register_cpu<UnaryFunction<SigmoidOp>>(
-      r, activation("Sigmoid", "y = 1 / (1 + exp(-x))")
-             .grad([](const GradGraphArgs& g) {
-               auto& y = g.outputs[0];
-               auto dydx = F::mul2(y, call1("RSubScalar", {y}, {{"val", 1.0}}));
-               return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], dydx)};
-             })
-             .build());
+  register_cpu<UnaryFunction<SigmoidOp>>(r,
+                                         activation("Sigmoid", "y = 1 / (1 + exp(-x))")
+                                             .grad([](const GradGraphArgs& g) {
+                                               auto& y = g.outputs[0];
+                                               auto dydx = F::mul2(y, call1("RSubScalar", {y}, {{"val", 1.0}}));
+                                               return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], dydx)};
+                                             })
+                                             .build());
 }
 void register_tanh(OpRegistry& r) {
-  register_cpu<UnaryFunction<TanhOp>>(r,
-                                      activation("Tanh", "y = tanh(x)")
-                                          .grad([](const GradGraphArgs& g) {
-                                            auto& y = g.outputs[0];
-                                            auto dydx = call1("RSubScalar", {F::mul2(y, y)}, {{"val", 1.0}});
-                                            return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], dydx)};
-                                          })
-                                          .build());
+  register_cpu<UnaryFunction<TanhOp>>(r, activation("Tanh", "y = tanh(x)")
+                                             .grad([](const GradGraphArgs& g) {
+                                               auto& y = g.outputs[0];
+                                               auto dydx = call1("RSubScalar", {F::mul2(y, y)}, {{"val", 1.0}});
+                                               return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], dydx)};
+                                             })
+                                             .build());
 }
 void register_swish(OpRegistry& r) {
   register_cpu<UnaryFunction<SwishOp>>(r, activation("Swish", "y = x * sigmoid(x)").build());

@@ -54,7 +54,7 @@ inline std::pair<float, float> exp_shifted_line(const float* x, float* e, int64_
   float m = x[0];
 #pragma omp simd reduction(max : m)
   for (int64_t c = 0; c < n; ++c) m = std::max(m, x[c]);
-  // Two loops: gcc does not vectorize the exp inside a simd reduction, and e is still in L1 for the sum.
+    // Two loops: gcc does not vectorize the exp inside a simd reduction, and e is still in L1 for the sum.
 #pragma omp simd
   for (int64_t c = 0; c < n; ++c) e[c] = fast::exp_nonpositive(x[c] - m);
   float s = 0.f;

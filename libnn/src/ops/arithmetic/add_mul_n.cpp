@@ -117,18 +117,18 @@ void register_mul_n(OpRegistry& r) {
                             .build());
 }
 void register_bc_add2(OpRegistry& r) {
-  register_cpu<BinaryFunction<BcAdd2Op>>(
-      r, SchemaBuilder("BcAdd2", "Arithmetic")
-             .doc("y = x0 + x1 with numpy broadcasting")
-             .in("x0")
-             .in("x1")
-             .arg("inplace", AttrType::kBool, AttrValue(false))
-             .out("y")
-             .grad([](const GradGraphArgs& g) {
-               auto& gy = g.grad_outputs[0];
-               return std::vector<VariablePtr>{reduce_to(gy, g.inputs[0]->shape()),
-                                               reduce_to(gy, g.inputs[1]->shape())};
-             })
-             .build());
+  register_cpu<BinaryFunction<BcAdd2Op>>(r, SchemaBuilder("BcAdd2", "Arithmetic")
+                                                .doc("y = x0 + x1 with numpy broadcasting")
+                                                .in("x0")
+                                                .in("x1")
+                                                .arg("inplace", AttrType::kBool, AttrValue(false))
+                                                .out("y")
+                                                .grad([](const GradGraphArgs& g) {
+                                                  auto& gy = g.grad_outputs[0];
+                                                  return std::vector<VariablePtr>{
+                                                      reduce_to(gy, g.inputs[0]->shape()),
+                                                      reduce_to(gy, g.inputs[1]->shape())};
+                                                })
+                                                .build());
 }
 }  // namespace nn::ops

@@ -49,32 +49,36 @@ OpSchema binary_schema(const char* name, const char* doc, GradGraphFn grad) {
 }  // namespace
 
 void register_add2(OpRegistry& r) {
-  register_cpu<BinaryFunction<Add2Op>>(r, binary_schema("Add2", "y = x0 + x1", [](const GradGraphArgs& g) {
-    auto& gy = g.grad_outputs[0];
-    return std::vector<VariablePtr>{reduce_to(gy, g.inputs[0]->shape()), reduce_to(gy, g.inputs[1]->shape())};
-  }));
+  register_cpu<BinaryFunction<Add2Op>>(
+      r, binary_schema("Add2", "y = x0 + x1", [](const GradGraphArgs& g) {
+        auto& gy = g.grad_outputs[0];
+        return std::vector<VariablePtr>{reduce_to(gy, g.inputs[0]->shape()), reduce_to(gy, g.inputs[1]->shape())};
+      }));
 }
 void register_sub2(OpRegistry& r) {
   register_cpu<BinaryFunction<Sub2Op>>(r, binary_schema("Sub2", "y = x0 - x1", [](const GradGraphArgs& g) {
-    auto& gy = g.grad_outputs[0];
-    return std::vector<VariablePtr>{reduce_to(gy, g.inputs[0]->shape()),
-                                    reduce_to(F::mul_scalar(gy, -1.0), g.inputs[1]->shape())};
-  }));
+                                         auto& gy = g.grad_outputs[0];
+                                         return std::vector<VariablePtr>{
+                                             reduce_to(gy, g.inputs[0]->shape()),
+                                             reduce_to(F::mul_scalar(gy, -1.0), g.inputs[1]->shape())};
+                                       }));
 }
 void register_mul2(OpRegistry& r) {
   register_cpu<BinaryFunction<Mul2Op>>(r, binary_schema("Mul2", "y = x0 * x1", [](const GradGraphArgs& g) {
-    auto& gy = g.grad_outputs[0];
-    return std::vector<VariablePtr>{reduce_to(F::mul2(gy, g.inputs[1]), g.inputs[0]->shape()),
-                                    reduce_to(F::mul2(gy, g.inputs[0]), g.inputs[1]->shape())};
-  }));
+                                         auto& gy = g.grad_outputs[0];
+                                         return std::vector<VariablePtr>{
+                                             reduce_to(F::mul2(gy, g.inputs[1]), g.inputs[0]->shape()),
+                                             reduce_to(F::mul2(gy, g.inputs[0]), g.inputs[1]->shape())};
+                                       }));
 }
 void register_div2(OpRegistry& r) {
-  register_cpu<BinaryFunction<Div2Op>>(r, binary_schema("Div2", "y = x0 / x1", [](const GradGraphArgs& g) {
-    auto& gy = g.grad_outputs[0];
-    auto& a = g.inputs[0];
-    auto& b = g.inputs[1];
-    auto gb = F::mul_scalar(F::div2(F::mul2(gy, a), F::mul2(b, b)), -1.0);
-    return std::vector<VariablePtr>{reduce_to(F::div2(gy, b), a->shape()), reduce_to(gb, b->shape())};
-  }));
+  register_cpu<BinaryFunction<Div2Op>>(
+      r, binary_schema("Div2", "y = x0 / x1", [](const GradGraphArgs& g) {
+        auto& gy = g.grad_outputs[0];
+        auto& a = g.inputs[0];
+        auto& b = g.inputs[1];
+        auto gb = F::mul_scalar(F::div2(F::mul2(gy, a), F::mul2(b, b)), -1.0);
+        return std::vector<VariablePtr>{reduce_to(F::div2(gy, b), a->shape()), reduce_to(gb, b->shape())};
+      }));
 }
 }  // namespace nn::ops

@@ -36,20 +36,22 @@ OpSchema scalar_schema(const char* name, const char* doc, double def, GradGraphF
 }  // namespace
 
 void register_add_scalar(OpRegistry& r) {
-  register_cpu<UnaryFunction<AddScalarOp>>(r, scalar_schema("AddScalar", "y = x + val", 1.0, [](const GradGraphArgs& g) {
-    return std::vector<VariablePtr>{g.grad_outputs[0]};
-  }));
+  register_cpu<UnaryFunction<AddScalarOp>>(
+      r, scalar_schema("AddScalar", "y = x + val", 1.0,
+                       [](const GradGraphArgs& g) { return std::vector<VariablePtr>{g.grad_outputs[0]}; }));
 }
 void register_mul_scalar(OpRegistry& r) {
-  register_cpu<UnaryFunction<MulScalarOp>>(r, scalar_schema("MulScalar", "y = x * val", 1.0, [](const GradGraphArgs& g) {
-    return std::vector<VariablePtr>{F::mul_scalar(g.grad_outputs[0], g.attrs.get_float("val"))};
-  }));
+  register_cpu<UnaryFunction<MulScalarOp>>(
+      r, scalar_schema("MulScalar", "y = x * val", 1.0, [](const GradGraphArgs& g) {
+        return std::vector<VariablePtr>{F::mul_scalar(g.grad_outputs[0], g.attrs.get_float("val"))};
+      }));
 }
 void register_pow_scalar(OpRegistry& r) {
-  register_cpu<UnaryFunction<PowScalarOp>>(r, scalar_schema("PowScalar", "y = x ^ val", 1.0, [](const GradGraphArgs& g) {
-    double v = g.attrs.get_float("val");
-    auto d = F::mul_scalar(F::pow_scalar(g.inputs[0], v - 1.0), v);
-    return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], d)};
-  }));
+  register_cpu<UnaryFunction<PowScalarOp>>(
+      r, scalar_schema("PowScalar", "y = x ^ val", 1.0, [](const GradGraphArgs& g) {
+        double v = g.attrs.get_float("val");
+        auto d = F::mul_scalar(F::pow_scalar(g.inputs[0], v - 1.0), v);
+        return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], d)};
+      }));
 }
 }  // namespace nn::ops

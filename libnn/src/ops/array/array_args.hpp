@@ -16,7 +16,9 @@ inline int concat_axis(const Attrs& a, const Shape& s) {
   return normalize_axis(a.get_int("axis", int64_t(s.size()) - 1), s.size(), "Concatenate: axis");
 }
 // Split's axis of x.
-inline int split_axis(const Attrs& a, const Shape& xs) { return normalize_axis(a.get_int("axis"), xs.size(), "Split: axis"); }
+inline int split_axis(const Attrs& a, const Shape& xs) {
+  return normalize_axis(a.get_int("axis"), xs.size(), "Split: axis");
+}
 // Stack's new axis in the output, for inputs of shape s0 (negative: counted from the output's end).
 inline int64_t stack_axis(const Attrs& a, const Shape& s0) {
   int64_t axis = a.get_int("axis");

@@ -8,9 +8,8 @@ namespace nn::ops {
 
 BatchMatmulPlan plan_batch_matmul(const Attrs& attrs, const Shape& as, const Shape& bs) {
   BatchMatmulPlan p;
-  NN_CHECK(as.size() >= 2 && bs.size() >= 2)
-      << "BatchMatmul: inputs must have at least 2 dimensions, got a " << to_string(as) << " and b "
-      << to_string(bs);
+  NN_CHECK(as.size() >= 2 && bs.size() >= 2) << "BatchMatmul: inputs must have at least 2 dimensions, got a "
+                                             << to_string(as) << " and b " << to_string(bs);
   p.ta = attrs.get_bool("transpose_a");
   p.tb = attrs.get_bool("transpose_b");
   p.rows_a = as[as.size() - 2], p.cols_a = as.back();
@@ -23,8 +22,8 @@ BatchMatmulPlan plan_batch_matmul(const Attrs& attrs, const Shape& as, const Sha
   NN_CHECK(p.samples == shape_size(bs, 0, bs.size() - 2))
       << "BatchMatmul: batch sizes of a " << to_string(as) << " and b " << to_string(bs) << " differ";
   NN_CHECK(p.k == kb) << "BatchMatmul: reduction sizes differ (" << p.k << " vs " << kb << ") for a "
-                     << to_string(as) << " (transpose_a " << p.ta << ") and b " << to_string(bs)
-                     << " (transpose_b " << p.tb << ")";
+                      << to_string(as) << " (transpose_a " << p.ta << ") and b " << to_string(bs)
+                      << " (transpose_b " << p.tb << ")";
   p.y_shape.assign(as.begin(), as.end() - 2);
   p.y_shape.push_back(p.m);
   p.y_shape.push_back(p.n);
@@ -47,9 +46,8 @@ class BatchMatmul : public Function {
     const float* b = in_data(in[1]);
     float* y = out_data(out[0]);
     for (int64_t s = 0; s < p_.samples; ++s)
-      sgemm(p_.ta, p_.tb, int(p_.m),
-                  int(p_.n), int(p_.k), 1.f, a + s * p_.rows_a * p_.cols_a, int(p_.cols_a), b + s * p_.rows_b * p_.cols_b,
-                  int(p_.cols_b), 0.f, y + s * p_.m * p_.n, int(p_.n));
+      sgemm(p_.ta, p_.tb, int(p_.m), int(p_.n), int(p_.k), 1.f, a + s * p_.rows_a * p_.cols_a, int(p_.cols_a),
+            b + s * p_.rows_b * p_.cols_b, int(p_.cols_b), 0.f, y + s * p_.m * p_.n, int(p_.n));
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -60,11 +58,11 @@ class BatchMatmul : public Function {
       float* da = in_grad_zeroed(in[0], accum[0]);
       for (int64_t s = 0; s < p_.samples; ++s) {
         if (!p_.ta)  // da (m x k) += dy (m x n) . op(b)^T
-          sgemm(false, !p_.tb, int(p_.m), int(p_.k), int(p_.n),
-                      1.f, dy + s * sy, int(p_.n), b + s * sb, int(p_.cols_b), 1.f, da + s * sa, int(p_.cols_a));
+          sgemm(false, !p_.tb, int(p_.m), int(p_.k), int(p_.n), 1.f, dy + s * sy, int(p_.n), b + s * sb,
+                int(p_.cols_b), 1.f, da + s * sa, int(p_.cols_a));
         else  // da (k x m) += op(b) . dy^T
-          sgemm(p_.tb, true, int(p_.k), int(p_.m), int(p_.n),
-                      1.f, b + s * sb, int(p_.cols_b), dy + s * sy, int(p_.n), 1.f, da + s * sa, int(p_.cols_a));
+          sgemm(p_.tb, true, int(p_.k), int(p_.m), int(p_.n), 1.f, b + s * sb, int(p_.cols_b), dy + s * sy,
+                int(p_.n), 1.f, da + s * sa, int(p_.cols_a));
       }
     }
     if (prop[1]) {
@@ -72,11 +70,11 @@ class BatchMatmul : public Function {
       float* db = in_grad_zeroed(in[1], accum[1]);
       for (int64_t s = 0; s < p_.samples; ++s) {
         if (!p_.tb)  // db (k x n) += op(a)^T . dy
-          sgemm(!p_.ta, false, int(p_.k), int(p_.n), int(p_.m),
-                      1.f, a + s * sa, int(p_.cols_a), dy + s * sy, int(p_.n), 1.f, db + s * sb, int(p_.cols_b));
+          sgemm(!p_.ta, false, int(p_.k), int(p_.n), int(p_.m), 1.f, a + s * sa, int(p_.cols_a), dy + s * sy,
+                int(p_.n), 1.f, db + s * sb, int(p_.cols_b));
         else  // db (n x k) += dy^T . op(a)
-          sgemm(true, p_.ta, int(p_.n), int(p_.k), int(p_.m),
-                      1.f, dy + s * sy, int(p_.n), a + s * sa, int(p_.cols_a), 1.f, db + s * sb, int(p_.cols_b));
+          sgemm(true, p_.ta, int(p_.n), int(p_.k), int(p_.m), 1.f, dy + s * sy, int(p_.n), a + s * sa,
+                int(p_.cols_a), 1.f, db + s * sb, int(p_.cols_b));
       }
     }
   }

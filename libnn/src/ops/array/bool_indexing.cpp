@@ -33,8 +33,7 @@ class BoolGather : public Function {
     rows_ = in[1]->size();
     row_size_ = rows_ > 0 ? in[0]->size() / rows_ : 0;
     const int64_t nnz = count_nonzero(in_data(in[1]), rows_);
-    out[0]->reshape(in[0]->shape().size() == in[1]->shape().size() ? Shape{nnz} : Shape{nnz, row_size_},
-                    true);
+    out[0]->reshape(in[0]->shape().size() == in[1]->shape().size() ? Shape{nnz} : Shape{nnz, row_size_}, true);
   }
   template <class F>
   void walk(const float* mask, F&& f) const {
@@ -48,9 +47,8 @@ class BoolGather : public Function {
         << out[0]->shape()[0] << " (set the function up again)";
     const float* g = in_data(in[0]);
     float* s = out_data(out[0]);
-    walk(mask, [&](int64_t b, int64_t k) {
-      std::copy(g + b * row_size_, g + (b + 1) * row_size_, s + k * row_size_);
-    });
+    walk(mask,
+         [&](int64_t b, int64_t k) { std::copy(g + b * row_size_, g + (b + 1) * row_size_, s + k * row_size_); });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -105,9 +103,8 @@ class BoolScatter : public Function {
     } else {
       std::fill(y, y + out[0]->size(), 0.f);
     }
-    walk(in_data(in[1]), [&](int64_t b, int64_t k) {
-      std::copy(s + k * row_size_, s + (k + 1) * row_size_, y + b * row_size_);
-    });
+    walk(in_data(in[1]),
+         [&](int64_t b, int64_t k) { std::copy(s + k * row_size_, s + (k + 1) * row_size_, y + b * row_size_); });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -117,8 +114,7 @@ class BoolScatter : public Function {
     if (prop[0]) {
       float* ds = in_grad(in[0], accum[0]);
       walk(mask, [&](int64_t b, int64_t k) {
-        for (int64_t j = 0; j < row_size_; ++j)
-          store_grad(ds, k * row_size_ + j, dy[b * row_size_ + j], accum[0]);
+        for (int64_t j = 0; j < row_size_; ++j) store_grad(ds, k * row_size_ + j, dy[b * row_size_ + j], accum[0]);
       });
     }
     if (in.size() == 3 && prop[2]) {

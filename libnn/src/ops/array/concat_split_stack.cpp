@@ -9,8 +9,8 @@ namespace nn::ops {
 namespace {
 
 // Copies `count` blocks of `len` floats from src (block stride src_stride) to dst (dst_stride).
-void copy_blocks(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t count,
-                 int64_t len, bool add) {
+void copy_blocks(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t count, int64_t len,
+                 bool add) {
   for (int64_t o = 0; o < count; ++o) {
     const float* s = src + o * src_stride;
     float* d = dst + o * dst_stride;
@@ -82,8 +82,7 @@ class Concatenate : public Function {
     int64_t offset = 0;
     for (size_t i = 0; i < in.size(); ++i) {
       const int64_t block = in[i]->shape()[axis_] * inner_;
-      if (prop[i])
-        copy_blocks(dy + offset, out_block, in_grad(in[i], accum[i]), block, outer_, block, accum[i]);
+      if (prop[i]) copy_blocks(dy + offset, out_block, in_grad(in[i], accum[i]), block, outer_, block, accum[i]);
       offset += block;
     }
   }
@@ -99,8 +98,7 @@ class Split : public Function {
   using Function::Function;
   bool grad_depends_input_data(int, int) const override { return false; }
   int num_outputs(const std::vector<Shape>& input_shapes) const override {
-    NN_CHECK(input_shapes.size() == 1 && !input_shapes[0].empty())
-        << "Split: needs one input with a dimension";
+    NN_CHECK(input_shapes.size() == 1 && !input_shapes[0].empty()) << "Split: needs one input with a dimension";
     const Shape& s = input_shapes[0];
     return int(s[split_axis(attrs_, s)]);
   }

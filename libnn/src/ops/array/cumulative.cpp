@@ -13,9 +13,7 @@ namespace {
 class CumulativeFunction : public Function {
  public:
   CumulativeFunction(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a),
-        exclusive_(attrs_.get_bool("exclusive")),
-        reverse_(attrs_.get_bool("reverse")) {}
+      : Function(s, c, a), exclusive_(attrs_.get_bool("exclusive")), reverse_(attrs_.get_bool("reverse")) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {

@@ -28,8 +28,8 @@ class Gather : public Function {
     const int64_t batch = attrs_.get_int("batch_dims");
     const int axis = normalize_axis(attrs_.get_int("axis"), xs.size(), "Gather: axis");
     NN_CHECK(batch >= 0 && batch <= axis && batch <= int64_t(is.size()))
-        << "Gather: batch_dims " << batch << " must be in [0, min(axis " << axis << ", indices rank "
-        << is.size() << ")]";
+        << "Gather: batch_dims " << batch << " must be in [0, min(axis " << axis << ", indices rank " << is.size()
+        << ")]";
     for (int64_t d = 0; d < batch; ++d)
       NN_CHECK(xs[d] == is[d]) << "Gather: batch dim " << d << " differs: x " << to_string(xs) << ", indices "
                                << to_string(is);
@@ -82,8 +82,7 @@ struct NdIndexer {
   int64_t m = 0, positions = 0, slice = 1;
   void setup(const Shape& full_shape, const Shape& is, const std::string& op) {
     NN_CHECK(!is.empty() && is[0] <= int64_t(full_shape.size()))
-        << op << ": indices " << to_string(is) << " must be (M, ...) with M <= rank of "
-        << to_string(full_shape);
+        << op << ": indices " << to_string(is) << " must be (M, ...) with M <= rank of " << to_string(full_shape);
     full = full_shape;
     m = is[0];
     positions = shape_size(is, 1, is.size());
@@ -156,9 +155,9 @@ class ScatterNd : public Function {
     ix_.setup(shape, is, "ScatterNd");
     Shape ds(is.begin() + 1, is.end());
     ds.insert(ds.end(), shape.begin() + ix_.m, shape.end());
-    NN_CHECK(in[0]->shape() == ds) << "ScatterNd: data has shape " << to_string(in[0]->shape())
-                                   << ", expected " << to_string(ds) << " for indices " << to_string(is)
-                                   << " and shape " << to_string(shape);
+    NN_CHECK(in[0]->shape() == ds) << "ScatterNd: data has shape " << to_string(in[0]->shape()) << ", expected "
+                                   << to_string(ds) << " for indices " << to_string(is) << " and shape "
+                                   << to_string(shape);
     out[0]->reshape(shape, true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {

@@ -160,8 +160,8 @@ class Meshgrid : public Function {
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    NN_CHECK(out.size() == in.size())
-        << "Meshgrid: needs one output per input, got " << out.size() << " for " << in.size();
+    NN_CHECK(out.size() == in.size()) << "Meshgrid: needs one output per input, got " << out.size() << " for "
+                                      << in.size();
     shape_.clear();
     for (size_t k = 0; k < in.size(); ++k) {
       NN_CHECK(in[k]->shape().size() == 1)

@@ -15,8 +15,8 @@ std::vector<std::vector<int64_t>> pad_source_tables(const PadArgs& args, const S
       << "Pad: mode '" << mode << "' is not one of constant, reflect, repeat";
   const bool constant = mode == "constant";
   NN_CHECK(pw.size() % 2 == 0 && pw.size() <= 2 * xs.size())
-      << "Pad: pad_width " << to_string(pw)
-      << " must hold an even number of values, at most twice the rank of " << to_string(xs);
+      << "Pad: pad_width " << to_string(pw) << " must hold an even number of values, at most twice the rank of "
+      << to_string(xs);
   for (int64_t p : pw) NN_CHECK(p >= 0) << "Pad: pad_width " << to_string(pw) << " must not be negative";
   const size_t lead = xs.size() - pw.size() / 2;
   ys = xs;
@@ -83,8 +83,7 @@ class Pad : public Function {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
     const float value = args_.constant_value;
-    for_each(in[0]->shape(), out[0]->shape(),
-             [&](int64_t i, int64_t off) { y[i] = off < 0 ? value : x[off]; });
+    for_each(in[0]->shape(), out[0]->shape(), [&](int64_t i, int64_t off) { y[i] = off < 0 ? value : x[off]; });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {

@@ -51,15 +51,16 @@ class Reshape : public Function {
 }  // namespace
 
 void register_reshape(OpRegistry& r) {
-  register_cpu<Reshape>(r, SchemaBuilder("Reshape", "Array Manipulation")
-                               .doc("same data with a new shape")
-                               .in("x")
-                               .arg("shape", AttrType::kShape)
-                               .arg("inplace", AttrType::kBool, AttrValue(true))
-                               .out("y")
-                               .grad([](const GradGraphArgs& g) {
-                                 return std::vector<VariablePtr>{F::reshape(g.grad_outputs[0], g.inputs[0]->shape())};
-                               })
-                               .build());
+  register_cpu<Reshape>(r,
+                        SchemaBuilder("Reshape", "Array Manipulation")
+                            .doc("same data with a new shape")
+                            .in("x")
+                            .arg("shape", AttrType::kShape)
+                            .arg("inplace", AttrType::kBool, AttrValue(true))
+                            .out("y")
+                            .grad([](const GradGraphArgs& g) {
+                              return std::vector<VariablePtr>{F::reshape(g.grad_outputs[0], g.inputs[0]->shape())};
+                            })
+                            .build());
 }
 }  // namespace nn::ops

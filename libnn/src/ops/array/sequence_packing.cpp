@@ -10,8 +10,7 @@ namespace {
 
 // Calls f(packed row, padded row) for each packed element, padded rows of a (steps, batch) layout.
 template <class F>
-void walk_packed(const std::vector<int64_t>& batch_sizes, int64_t steps, int64_t batch, bool batch_first,
-                 F&& f) {
+void walk_packed(const std::vector<int64_t>& batch_sizes, int64_t steps, int64_t batch, bool batch_first, F&& f) {
   int64_t k = 0;
   for (int64_t t = 0; t < int64_t(batch_sizes.size()); ++t)
     for (int64_t b = 0; b < batch_sizes[t]; ++b) f(k++, batch_first ? b * steps + t : t * batch + b);
@@ -39,8 +38,8 @@ class PackPaddedSequence : public Function {
         << to_string(in[1]->shape()) << " must be 1-D";
     steps_ = batch_first_ ? ps[1] : ps[0];
     batch_ = batch_first_ ? ps[0] : ps[1];
-    NN_CHECK(in[1]->size() == batch_)
-        << "PackPaddedSequence: lengths has " << in[1]->size() << " entries for batch " << batch_;
+    NN_CHECK(in[1]->size() == batch_) << "PackPaddedSequence: lengths has " << in[1]->size()
+                                      << " entries for batch " << batch_;
     row_ = shape_size(ps, 2, ps.size());
     update_batch_sizes(in[1]);
     Shape packed{total_};
@@ -110,8 +109,8 @@ class PadPackedSequence : public Function {
       total += v;
       batch_ = std::max(batch_, v);
     }
-    NN_CHECK(total == ks[0]) << "PadPackedSequence: batch_sizes sum to " << total
-                             << " but packed_sequence has " << ks[0] << " rows";
+    NN_CHECK(total == ks[0]) << "PadPackedSequence: batch_sizes sum to " << total << " but packed_sequence has "
+                             << ks[0] << " rows";
     steps_ = std::max<int64_t>(int64_t(batch_sizes_.size()), attrs_.get_int("total_length"));
     row_ = shape_size(ks, 1, ks.size());
     Shape padded = batch_first_ ? Shape{batch_, steps_} : Shape{steps_, batch_};

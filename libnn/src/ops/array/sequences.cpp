@@ -137,8 +137,7 @@ class Shift : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     auto shifts = attrs_.get_ints("shifts", {});
-    NN_CHECK(shifts.size() <= xs.size())
-        << "Shift: " << shifts.size() << " shifts for input " << to_string(xs);
+    NN_CHECK(shifts.size() <= xs.size()) << "Shift: " << shifts.size() << " shifts for input " << to_string(xs);
     const std::string mode = attrs_.get_string("border_mode");
     NN_CHECK(mode == "nearest" || mode == "reflect")
         << "Shift: border_mode must be nearest or reflect, got '" << mode << "'";

@@ -87,9 +87,8 @@ StridedView broadcast_to_view(const Attrs& attrs, const Shape& xs, const Shape& 
   const Shape ystrides = shape_strides(ys);
   StridedView v{xs, std::vector<int64_t>(xs.size(), 0), 0};
   for (size_t i = 0; i < ys.size(); ++i) {
-    NN_CHECK(xs[axis + i] == ys[i])
-        << "BroadcastTo: dimension " << axis + int64_t(i) << " of x " << to_string(xs)
-        << " does not match dimension " << i << " of y " << to_string(ys);
+    NN_CHECK(xs[axis + i] == ys[i]) << "BroadcastTo: dimension " << axis + int64_t(i) << " of x " << to_string(xs)
+                                    << " does not match dimension " << i << " of y " << to_string(ys);
     v.stride[axis + i] = ystrides[i];
   }
   return v;
@@ -118,8 +117,8 @@ StridedView slice_view(const Attrs& attrs, const Shape& xs) {
   if (!attrs.has("stop")) stop = xs;
   if (!attrs.has("step")) step.assign(xs.size(), 1);
   NN_CHECK(start.size() == stop.size() && start.size() == step.size() && int(start.size()) <= nd)
-      << "Slice: start " << to_string(start) << ", stop " << to_string(stop) << " and step "
-      << to_string(step) << " must have the same length, at most the rank of input " << to_string(xs);
+      << "Slice: start " << to_string(start) << ", stop " << to_string(stop) << " and step " << to_string(step)
+      << " must have the same length, at most the rank of input " << to_string(xs);
   const size_t lead = xs.size() - start.size();
   start.insert(start.begin(), lead, 0);
   stop.insert(stop.begin(), xs.begin(), xs.begin() + lead);
@@ -141,8 +140,8 @@ StridedView slice_view(const Attrs& attrs, const Shape& xs) {
     if (n > 0) {
       const int64_t last = b + (n - 1) * s;
       NN_CHECK(b >= 0 && b < xs[d] && last >= 0 && last < xs[d])
-          << "Slice: axis " << d << " range start " << start[d] << " stop " << stop[d] << " step "
-          << step[d] << " is outside input " << to_string(xs);
+          << "Slice: axis " << d << " range start " << start[d] << " stop " << stop[d] << " step " << step[d]
+          << " is outside input " << to_string(xs);
       v.base += b * strides[d];
     }
     v.shape.push_back(n);

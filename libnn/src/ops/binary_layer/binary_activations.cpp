@@ -20,20 +20,19 @@ struct BinaryTanhOp {
 }  // namespace
 
 void register_binary_sigmoid(OpRegistry& r) {
-  register_cpu<UnaryFunction<BinarySigmoidOp>>(
-      r, SchemaBuilder("BinarySigmoid", "Quantization Neural Network Layers")
-             .doc("y = x > 0 ? 1 : 0; gradient 0.5 where |x| < 1")
-             .in("x")
-             .out("y")
-             .build());
+  register_cpu<UnaryFunction<BinarySigmoidOp>>(r,
+                                               SchemaBuilder("BinarySigmoid", "Quantization Neural Network Layers")
+                                                   .doc("y = x > 0 ? 1 : 0; gradient 0.5 where |x| < 1")
+                                                   .in("x")
+                                                   .out("y")
+                                                   .build());
 }
 void register_binary_tanh(OpRegistry& r) {
-  register_cpu<UnaryFunction<BinaryTanhOp>>(r,
-                                            SchemaBuilder("BinaryTanh", "Quantization Neural Network Layers")
-                                                .doc("y = x > 0 ? 1 : -1; gradient 1 where |x| < 1")
-                                                .in("x")
-                                                .out("y")
-                                                .build());
+  register_cpu<UnaryFunction<BinaryTanhOp>>(r, SchemaBuilder("BinaryTanh", "Quantization Neural Network Layers")
+                                                   .doc("y = x > 0 ? 1 : -1; gradient 1 where |x| < 1")
+                                                   .in("x")
+                                                   .out("y")
+                                                   .build());
 }
 
 }  // namespace nn::ops

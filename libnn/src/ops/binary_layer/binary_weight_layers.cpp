@@ -29,9 +29,8 @@ class BinaryLayer : public Function {
     outputs_ = affine_ ? shape_size(w, 1, w.size()) : w[0];
     per_output_ = shape_size(w) / outputs_;
     if (scaled_) {
-      NN_CHECK(in[3]->size() == outputs_)
-          << type() << ": alpha " << to_string(in[3]->shape()) << " must have " << outputs_
-          << " elements for weight " << to_string(w);
+      NN_CHECK(in[3]->size() == outputs_) << type() << ": alpha " << to_string(in[3]->shape()) << " must have "
+                                          << outputs_ << " elements for weight " << to_string(w);
     }
     Shape b;
     const bool has_b = int(in.size()) > bias_index_;
@@ -103,14 +102,12 @@ class BinaryLayer : public Function {
 template <bool kScaled, bool kAffine>
 class BinaryLayerT : public BinaryLayer {
  public:
-  BinaryLayerT(const OpSchema& s, const Context& c, const Attrs& a)
-      : BinaryLayer(s, c, a, kScaled, kAffine) {}
+  BinaryLayerT(const OpSchema& s, const Context& c, const Attrs& a) : BinaryLayer(s, c, a, kScaled, kAffine) {}
 };
 
 OpSchema binary_schema(const char* name, bool scaled, bool affine) {
   SchemaBuilder s(name, "Quantization Neural Network Layers");
-  s.doc(scaled ? "layer with weights binarized to +-mean|W| per output"
-               : "layer with weights binarized to +-1");
+  s.doc(scaled ? "layer with weights binarized to +-mean|W| per output" : "layer with weights binarized to +-1");
   s.in("x").in_param("weight").in_param("binary_weight");
   if (scaled) s.in_param("alpha");
   s.in_optional("bias", true);

@@ -83,8 +83,7 @@ void broadcast_offsets(const BroadcastPlan& p, int64_t i, int64_t& ia, int64_t& 
   }
 }
 
-BroadcastCursor::BroadcastCursor(const BroadcastPlan& p, int64_t begin)
-    : plan_(p), index_(p.group_size.size()) {
+BroadcastCursor::BroadcastCursor(const BroadcastPlan& p, int64_t begin) : plan_(p), index_(p.group_size.size()) {
   int64_t rest = begin;
   for (int g = int(index_.size()) - 1; g >= 0; --g) {
     index_[g] = rest % p.group_size[g];

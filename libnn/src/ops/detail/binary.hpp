@@ -85,7 +85,8 @@ inline void binary_run(float* yr, const float* ar, const float* br, int64_t len,
                        const typename Op::Params& p, bool stream) {
   int64_t i = 0;
   if (stream) {
-    for (; i < len && (reinterpret_cast<uintptr_t>(yr + i) & 31) != 0; ++i) yr[i] = Op::f(ar[sa * i], br[sb * i], p);
+    for (; i < len && (reinterpret_cast<uintptr_t>(yr + i) & 31) != 0; ++i)
+      yr[i] = Op::f(ar[sa * i], br[sb * i], p);
     for (; i + 8 <= len; i += 8) {
       alignas(32) float block[8];
 #pragma omp simd
@@ -111,7 +112,8 @@ class BinaryFunction : public Function {
     const Shape &sa = in[0]->shape(), &sb = in[1]->shape();
     channels_last_ok_ = sa.size() == 4 && sb.size() == 4 && plan_.out_shape.size() == 4;
     if (channels_last_ok_)
-      channels_last_plan_ = make_broadcast_plan({sa[0], sa[2], sa[3], sa[1]}, {sb[0], sb[2], sb[3], sb[1]}, type());
+      channels_last_plan_ =
+          make_broadcast_plan({sa[0], sa[2], sa[3], sa[1]}, {sb[0], sb[2], sb[3], sb[1]}, type());
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     if (channels_last_ok_ && forward_channels_last(in, out)) return;
@@ -126,8 +128,8 @@ class BinaryFunction : public Function {
     if (!(a_cl || b_cl) || !(a_cl || pointwise(in[0])) || !(b_cl || pointwise(in[1]))) return false;
     const float* pa = static_cast<const float*>(a_cl ? a.get_raw(channels_last_key()) : a.get<float>());
     const float* pb = static_cast<const float*>(b_cl ? b.get_raw(channels_last_key()) : b.get<float>());
-    run_forward(channels_last_plan_, pa, pb, static_cast<float*>(out[0]->data()->cast_raw(channels_last_key(), true)),
-                out[0]->size());
+    run_forward(channels_last_plan_, pa, pb,
+                static_cast<float*>(out[0]->data()->cast_raw(channels_last_key(), true)), out[0]->size());
     return true;
   }
   void run_forward(const BroadcastPlan& plan, const float* a, const float* b, float* y, int64_t size) const {
@@ -135,7 +137,8 @@ class BinaryFunction : public Function {
     const bool stream = size * int64_t(sizeof(float)) > kStreamingStoreBytes;
     parallel_ranges(size, [&](int64_t begin, int64_t end, int) {
       for_each_run(plan, begin, end, [&](int64_t o, int64_t oa, int64_t ob, int64_t len) {
-        with_run_strides(plan, [&](auto sa, auto sb) { binary_run<Op>(y + o, a + oa, b + ob, len, sa, sb, p, stream); });
+        with_run_strides(plan,
+                         [&](auto sa, auto sb) { binary_run<Op>(y + o, a + oa, b + ob, len, sa, sb, p, stream); });
       });
       if (stream) _mm_sfence();
     });

@@ -113,14 +113,14 @@ void blas_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, flo
   const Blas& lib = blas();
 #ifdef NN_WITH_DNNL
   if (lib.use_dnnl) {
-    const dnnl_status_t status = dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a, lda, b,
-                                            ldb, beta, c, ldc);
+    const dnnl_status_t status =
+        dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     NN_CHECK(status == dnnl_success) << "oneDNN sgemm failed (status " << int(status) << ")";
     return;
   }
 #endif
-  lib.sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
-            blasint(m), blasint(n), blasint(k), alpha, a, blasint(lda), b, blasint(ldb), beta, c, blasint(ldc));
+  lib.sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, blasint(m),
+            blasint(n), blasint(k), alpha, a, blasint(lda), b, blasint(ldb), beta, c, blasint(ldc));
 }
 
 int blas_get_threads() {

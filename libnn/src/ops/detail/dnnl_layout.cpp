@@ -43,7 +43,8 @@ void reorder(const std::string& layout, const Shape& shape, bool to_plain, const
     const auto key = std::make_tuple(layout, shape, to_plain);
     auto it = made.find(key);
     if (it == made.end())
-      it = made.emplace(key, dnnl::reorder(dnnl::reorder::primitive_desc(cpu_engine(), from, cpu_engine(), to))).first;
+      it = made.emplace(key, dnnl::reorder(dnnl::reorder::primitive_desc(cpu_engine(), from, cpu_engine(), to)))
+               .first;
     r = it->second;
   }
   memory src_mem(from, cpu_engine(), const_cast<void*>(src)), dst_mem(to, cpu_engine(), dst);
@@ -57,8 +58,10 @@ memory::desc dnnl_layout_desc(const std::string& layout, const memory::dims& dim
   using Tag = memory::format_tag;
   const size_t r = dims.size();
   Tag tag = Tag::undef;
-  if (layout == kDnnlLayouts[0]) tag = r == 3 ? Tag::aBc16b : r == 4 ? Tag::aBcd16b : r == 5 ? Tag::aBcde16b : tag;
-  else if (layout == kDnnlLayouts[1]) tag = r == 3 ? Tag::acb : r == 4 ? Tag::acdb : r == 5 ? Tag::acdeb : tag;
+  if (layout == kDnnlLayouts[0])
+    tag = r == 3 ? Tag::aBc16b : r == 4 ? Tag::aBcd16b : r == 5 ? Tag::aBcde16b : tag;
+  else if (layout == kDnnlLayouts[1])
+    tag = r == 3 ? Tag::acb : r == 4 ? Tag::acdb : r == 5 ? Tag::acdeb : tag;
   NN_INTERNAL_CHECK(tag != Tag::undef) << "oneDNN layout '" << layout << "' for " << r << " dims";
   return memory::desc(dims, memory::data_type::f32, tag);
 }

@@ -23,8 +23,7 @@ std::vector<int64_t> offsets_over(const Shape& shape, const Shape& strides, cons
 }
 }  // namespace
 
-ReducePlan make_reduce_plan(const Shape& in, const std::vector<int64_t>& axes, bool has_axes,
-                            bool keep_dims) {
+ReducePlan make_reduce_plan(const Shape& in, const std::vector<int64_t>& axes, bool has_axes, bool keep_dims) {
   ReducePlan p;
   p.in_shape = in;
   p.reduced.assign(in.size(), !has_axes);

@@ -29,7 +29,8 @@ inline ReducePlan make_reduce_plan(const Shape& in, const Attrs& a) {
 // Max and Min: with_index adds the index output, only_index returns just the index.
 struct ArgExtremeArgs {
   bool with_index, only_index;
-  explicit ArgExtremeArgs(const Attrs& a) : with_index(a.get_bool("with_index")), only_index(a.get_bool("only_index")) {}
+  explicit ArgExtremeArgs(const Attrs& a)
+      : with_index(a.get_bool("with_index")), only_index(a.get_bool("only_index")) {}
 };
 void reduce_sum(const ReducePlan& p, const float* x, float* y);
 // dx[in] (+)= scale * dy[out] over the broadcast.

@@ -17,9 +17,7 @@ class UnaryFunction : public Function {
   bool grad_depends_input_data(int, int) const override { return Op::kUsesInput; }
 
  protected:
-  void setup_impl(const Variables& in, const Variables& out) override {
-    out[0]->reshape(in[0]->shape(), true);
-  }
+  void setup_impl(const Variables& in, const Variables& out) override { out[0]->reshape(in[0]->shape(), true); }
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);

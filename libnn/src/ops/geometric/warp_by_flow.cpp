@@ -15,8 +15,7 @@ class WarpByFlow : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& ds = in[0]->shape();
     const Shape& fs = in[1]->shape();
-    NN_CHECK(ds.size() == 4 && fs.size() == 4 && fs[0] == ds[0] && fs[1] == 2 && fs[2] == ds[2] &&
-             fs[3] == ds[3])
+    NN_CHECK(ds.size() == 4 && fs.size() == 4 && fs[0] == ds[0] && fs[1] == 2 && fs[2] == ds[2] && fs[3] == ds[3])
         << "WarpByFlow: data " << to_string(ds) << " must be (N, C, H, W) and flow " << to_string(fs)
         << " (N, 2, H, W)";
     out[0]->reshape(ds, true);

@@ -57,8 +57,7 @@ class WarpByGrid : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
     const Shape& gs = in[1]->shape();
-    const std::string mode = attrs_.get_string("mode"),
-                      pad = attrs_.get_string("padding_mode");
+    const std::string mode = attrs_.get_string("mode"), pad = attrs_.get_string("padding_mode");
     NN_CHECK(mode == "linear" || mode == "nearest")
         << "WarpByGrid: mode must be linear or nearest, got '" << mode << "'";
     NN_CHECK(pad == "zero" || pad == "repeat" || pad == "reflect")

@@ -131,9 +131,7 @@ class BatchInv : public BatchMatrixFunction {
   bool grad_depends_output_data(int, int) const override { return true; }
 
  protected:
-  void setup_impl(const Variables& in, const Variables& out) override {
-    out[0]->reshape(check_square(in), true);
-  }
+  void setup_impl(const Variables& in, const Variables& out) override { out[0]->reshape(check_square(in), true); }
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);

@@ -82,15 +82,11 @@ void reg(OpRegistry& r, const char* name, const char* doc, std::optional<AttrTyp
 void register_logical_and_scalar(OpRegistry& r) {
   reg<AndS>(r, "LogicalAndScalar", "y = x && val", AttrType::kBool);
 }
-void register_logical_or_scalar(OpRegistry& r) {
-  reg<OrS>(r, "LogicalOrScalar", "y = x || val", AttrType::kBool);
-}
+void register_logical_or_scalar(OpRegistry& r) { reg<OrS>(r, "LogicalOrScalar", "y = x || val", AttrType::kBool); }
 void register_logical_xor_scalar(OpRegistry& r) {
   reg<XorS>(r, "LogicalXorScalar", "y = x xor val", AttrType::kBool);
 }
-void register_equal_scalar(OpRegistry& r) {
-  reg<EqS>(r, "EqualScalar", "y = x == val", AttrType::kDouble, 1.0);
-}
+void register_equal_scalar(OpRegistry& r) { reg<EqS>(r, "EqualScalar", "y = x == val", AttrType::kDouble, 1.0); }
 void register_not_equal_scalar(OpRegistry& r) {
   reg<NeS>(r, "NotEqualScalar", "y = x != val", AttrType::kDouble, 1.0);
 }

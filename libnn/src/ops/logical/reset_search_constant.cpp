@@ -80,8 +80,8 @@ class SearchSorted : public Function {
       const float* row = seq + r * seq_len_;
       for (int64_t j = 0; j < num_values_; ++j) {
         const float value = v[r * num_values_ + j];
-        const float* pos = right ? std::upper_bound(row, row + seq_len_, value)
-                                 : std::lower_bound(row, row + seq_len_, value);
+        const float* pos =
+            right ? std::upper_bound(row, row + seq_len_, value) : std::lower_bound(row, row + seq_len_, value);
         y[r * num_values_ + j] = float(pos - row);
       }
     }

@@ -111,20 +111,18 @@ SchemaBuilder loss(const char* name, const char* doc, const char* in0, const cha
 
 void register_sigmoid_cross_entropy(OpRegistry& r) {
   register_cpu<SameShapeLoss<SigmoidCrossEntropyOp, false>>(
-      r, loss("SigmoidCrossEntropy", "y = -(t log s + (1 - t) log(1 - s)), s = sigmoid(x)", "x", "target")
-             .build());
+      r,
+      loss("SigmoidCrossEntropy", "y = -(t log s + (1 - t) log(1 - s)), s = sigmoid(x)", "x", "target").build());
 }
 void register_binary_cross_entropy(OpRegistry& r) {
   register_cpu<SameShapeLoss<BinaryCrossEntropyOp, true>>(
       r, loss("BinaryCrossEntropy", "y = -(t log x + (1 - t) log(1 - x))", "x", "target").build());
 }
 void register_squared_error(OpRegistry& r) {
-  register_cpu<BinaryFunction<SquaredErrorOp>>(r,
-                                               loss("SquaredError", "y = (x0 - x1)^2", "x0", "x1").build());
+  register_cpu<BinaryFunction<SquaredErrorOp>>(r, loss("SquaredError", "y = (x0 - x1)^2", "x0", "x1").build());
 }
 void register_absolute_error(OpRegistry& r) {
-  register_cpu<BinaryFunction<AbsoluteErrorOp>>(r,
-                                                loss("AbsoluteError", "y = |x0 - x1|", "x0", "x1").build());
+  register_cpu<BinaryFunction<AbsoluteErrorOp>>(r, loss("AbsoluteError", "y = |x0 - x1|", "x0", "x1").build());
 }
 void register_huber_loss(OpRegistry& r) {
   register_cpu<BinaryFunction<HuberLossOp>>(

@@ -137,11 +137,9 @@ OpSchema schema(const char* name, const char* doc) {
 }  // namespace
 
 void register_softmax_cross_entropy(OpRegistry& r) {
-  register_cpu<SoftmaxCrossEntropy>(r,
-                                    schema("SoftmaxCrossEntropy", "y = -log(softmax(x)[target]) along axis"));
+  register_cpu<SoftmaxCrossEntropy>(r, schema("SoftmaxCrossEntropy", "y = -log(softmax(x)[target]) along axis"));
 }
 void register_categorical_cross_entropy(OpRegistry& r) {
-  register_cpu<CategoricalCrossEntropy>(r,
-                                        schema("CategoricalCrossEntropy", "y = -log(x[target]) along axis"));
+  register_cpu<CategoricalCrossEntropy>(r, schema("CategoricalCrossEntropy", "y = -log(x[target]) along axis"));
 }
 }  // namespace nn::ops

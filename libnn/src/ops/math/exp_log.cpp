@@ -66,26 +66,24 @@ std::vector<VariablePtr> pass_through(const GradGraphArgs& g) { return {g.grad_o
 }  // namespace
 
 void register_exp(OpRegistry& r) {
-  register_cpu<UnaryFunction<ExpOp>>(
-      r, math_schema("Exp", "y = exp(x)", [](const GradGraphArgs& g) {
-        return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], g.outputs[0])};
-      }));
+  register_cpu<UnaryFunction<ExpOp>>(r, math_schema("Exp", "y = exp(x)", [](const GradGraphArgs& g) {
+                                       return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], g.outputs[0])};
+                                     }));
 }
 void register_log(OpRegistry& r) {
-  register_cpu<UnaryFunction<LogOp>>(
-      r, math_schema("Log", "y = log(x)", [](const GradGraphArgs& g) {
-        return std::vector<VariablePtr>{F::div2(g.grad_outputs[0], g.inputs[0])};
-      }));
+  register_cpu<UnaryFunction<LogOp>>(r, math_schema("Log", "y = log(x)", [](const GradGraphArgs& g) {
+                                       return std::vector<VariablePtr>{F::div2(g.grad_outputs[0], g.inputs[0])};
+                                     }));
 }
 void register_abs(OpRegistry& r) {
-  register_cpu<UnaryFunction<AbsOp>>(r, math_schema("Abs", "y = |x|", [](const GradGraphArgs& g) {
-                                       // sign(x) with zero at 0, built from comparisons (which carry no
-                                       // gradient).
-                                       auto& x = g.inputs[0];
-                                       auto s = F::sub2(call1("GreaterScalar", {x}, {{"val", 0.0}}),
-                                                        call1("LessScalar", {x}, {{"val", 0.0}}));
-                                       return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], s)};
-                                     }));
+  register_cpu<UnaryFunction<AbsOp>>(
+      r, math_schema("Abs", "y = |x|", [](const GradGraphArgs& g) {
+        // sign(x) with zero at 0, built from comparisons (which carry no
+        // gradient).
+        auto& x = g.inputs[0];
+        auto s = F::sub2(call1("GreaterScalar", {x}, {{"val", 0.0}}), call1("LessScalar", {x}, {{"val", 0.0}}));
+        return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], s)};
+      }));
 }
 void register_erf(OpRegistry& r) {
   register_cpu<UnaryFunction<ErfOp>>(r, math_schema("Erf", "y = erf(x)", [](const GradGraphArgs& g) {
@@ -96,25 +94,24 @@ void register_erf(OpRegistry& r) {
                                      }));
 }
 void register_sign(OpRegistry& r) {
-  register_cpu<UnaryFunction<SignOp>>(
-      r, SchemaBuilder("Sign", "Arithmetic (scalar)")
-             .doc("y = 1 (x > 0), -1 (x < 0), alpha (x == 0); straight-through grad")
-             .in("x")
-             .arg("alpha", AttrType::kFloat, AttrValue(1.0))
-             .out("y")
-             .grad(pass_through)
-             .build());
+  register_cpu<UnaryFunction<SignOp>>(r,
+                                      SchemaBuilder("Sign", "Arithmetic (scalar)")
+                                          .doc("y = 1 (x > 0), -1 (x < 0), alpha (x == 0); straight-through grad")
+                                          .in("x")
+                                          .arg("alpha", AttrType::kFloat, AttrValue(1.0))
+                                          .out("y")
+                                          .grad(pass_through)
+                                          .build());
 }
 void register_round(OpRegistry& r) {
-  register_cpu<UnaryFunction<RoundOp>>(
-      r, math_schema("Round", "y = round(x); straight-through grad", pass_through));
+  register_cpu<UnaryFunction<RoundOp>>(r,
+                                       math_schema("Round", "y = round(x); straight-through grad", pass_through));
 }
 void register_ceil(OpRegistry& r) {
-  register_cpu<UnaryFunction<CeilOp>>(
-      r, math_schema("Ceil", "y = ceil(x); straight-through grad", pass_through));
+  register_cpu<UnaryFunction<CeilOp>>(r, math_schema("Ceil", "y = ceil(x); straight-through grad", pass_through));
 }
 void register_floor(OpRegistry& r) {
-  register_cpu<UnaryFunction<FloorOp>>(
-      r, math_schema("Floor", "y = floor(x); straight-through grad", pass_through));
+  register_cpu<UnaryFunction<FloorOp>>(r,
+                                       math_schema("Floor", "y = floor(x); straight-through grad", pass_through));
 }
 }  // namespace nn::ops

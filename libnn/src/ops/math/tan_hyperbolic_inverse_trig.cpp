@@ -41,8 +41,7 @@ VariablePtr one_minus_square(const VariablePtr& x) {
 }
 
 template <class Op>
-void reg(OpRegistry& r, const char* name, const char* doc,
-         std::function<VariablePtr(const VariablePtr&)> dydx) {
+void reg(OpRegistry& r, const char* name, const char* doc, std::function<VariablePtr(const VariablePtr&)> dydx) {
   register_cpu<UnaryFunction<Op>>(
       r, SchemaBuilder(name, "Math")
              .doc(doc)
@@ -72,9 +71,8 @@ void register_asin(OpRegistry& r) {
               [](const VariablePtr& x) { return F::pow_scalar(one_minus_square(x), -0.5); });
 }
 void register_acos(OpRegistry& r) {
-  reg<ACosOp>(r, "ACos", "y = acos(x)", [](const VariablePtr& x) {
-    return F::mul_scalar(F::pow_scalar(one_minus_square(x), -0.5), -1.0);
-  });
+  reg<ACosOp>(r, "ACos", "y = acos(x)",
+              [](const VariablePtr& x) { return F::mul_scalar(F::pow_scalar(one_minus_square(x), -0.5), -1.0); });
 }
 void register_atan(OpRegistry& r) {
   reg<ATanOp>(r, "ATan", "y = atan(x)", [](const VariablePtr& x) {

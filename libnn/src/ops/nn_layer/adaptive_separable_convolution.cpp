@@ -24,8 +24,9 @@ class AdaptiveSeparableConvolution : public Function {
                                  << ") exceed the input " << to_string(xs);
     for (const Shape* ks : {&vs, &hs})
       NN_CHECK((*ks)[2] >= oh_ && (*ks)[2] <= h_ && (*ks)[3] >= ow_ && (*ks)[3] <= w_)
-          << "AdaptiveSeparableConvolution: kernel spatial size " << to_string(*ks) << " must lie between the output ("
-          << oh_ << ", " << ow_ << ") and the input (" << h_ << ", " << w_ << ")";
+          << "AdaptiveSeparableConvolution: kernel spatial size " << to_string(*ks)
+          << " must lie between the output (" << oh_ << ", " << ow_ << ") and the input (" << h_ << ", " << w_
+          << ")";
     vh_ = vs[2], vw_ = vs[3], hh_ = hs[2], hw_ = hs[3];
     out[0]->reshape({b_, c_, oh_, ow_}, true);
   }
@@ -106,12 +107,13 @@ class AdaptiveSeparableConvolution : public Function {
 }  // namespace
 
 void register_adaptive_separable_convolution(OpRegistry& r) {
-  register_cpu<AdaptiveSeparableConvolution>(r, SchemaBuilder("AdaptiveSeparableConvolution", "Neural Network Layer")
-                                                    .doc("per-pixel separable 2-D convolution (NCHW)")
-                                                    .in("x")
-                                                    .in("vertical_kernel")
-                                                    .in("horizontal_kernel")
-                                                    .out("y")
-                                                    .build());
+  register_cpu<AdaptiveSeparableConvolution>(r,
+                                             SchemaBuilder("AdaptiveSeparableConvolution", "Neural Network Layer")
+                                                 .doc("per-pixel separable 2-D convolution (NCHW)")
+                                                 .in("x")
+                                                 .in("vertical_kernel")
+                                                 .in("horizontal_kernel")
+                                                 .out("y")
+                                                 .build());
 }
 }  // namespace nn::ops

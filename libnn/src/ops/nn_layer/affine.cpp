@@ -5,8 +5,7 @@
 
 namespace nn::ops {
 
-AffinePlan plan_affine(const std::string& fn, const Shape& x, const Shape& w, const Shape* b,
-                       int64_t base_axis) {
+AffinePlan plan_affine(const std::string& fn, const Shape& x, const Shape& w, const Shape* b, int64_t base_axis) {
   NN_CHECK(base_axis >= 0 && base_axis < int64_t(x.size()))
       << fn << ": base_axis " << base_axis << " out of range for input " << to_string(x);
   NN_CHECK(w.size() >= 2) << fn << ": weight " << to_string(w) << " must be (inputs, outputs...)";
@@ -15,8 +14,8 @@ AffinePlan plan_affine(const std::string& fn, const Shape& x, const Shape& w, co
   p.inputs = shape_size(x, size_t(base_axis), x.size());
   p.outputs = shape_size(w, 1, w.size());
   NN_CHECK(w[0] == p.inputs) << fn << ": input " << to_string(x) << " flattened at base_axis " << base_axis
-                             << " has " << p.inputs << " features but weight " << to_string(w) << " has "
-                             << w[0] << " rows";
+                             << " has " << p.inputs << " features but weight " << to_string(w) << " has " << w[0]
+                             << " rows";
   if (b) {
     NN_CHECK(*b == Shape(w.begin() + 1, w.end()))
         << fn << ": bias " << to_string(*b) << " must match the output dims of weight " << to_string(w);
@@ -36,8 +35,8 @@ void affine_forward(const AffinePlan& p, const float* x, const float* w, const f
   }
 }
 
-void affine_backward(const AffinePlan& p, const float* x, const float* w, const float* dy, float* dx,
-                     bool accum_x, float* dw, bool accum_w, float* db, bool accum_b) {
+void affine_backward(const AffinePlan& p, const float* x, const float* w, const float* dy, float* dx, bool accum_x,
+                     float* dw, bool accum_w, float* db, bool accum_b) {
   if (dx)
     sgemm(false, true, p.rows, p.inputs, p.outputs, 1.f, dy, p.outputs, w, p.outputs, accum_x ? 1.f : 0.f, dx,
           p.inputs);
@@ -58,9 +57,7 @@ namespace {
 class Affine : public Function {
  public:
   using Function::Function;
-  bool grad_depends_input_data(int i, int j) const override {
-    return (i == 0 && j == 1) || (i == 1 && j == 0);
-  }
+  bool grad_depends_input_data(int i, int j) const override { return (i == 0 && j == 1) || (i == 1 && j == 0); }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -89,15 +86,15 @@ class Affine : public Function {
 }  // namespace
 
 void register_affine(OpRegistry& r) {
-  register_cpu<Affine>(
-      r, SchemaBuilder("Affine", "Neural Network Layer")
-             .doc("y = x W + b, x flattened to (prod(shape[:base_axis]), prod(shape[base_axis:]))")
-             .in("x")
-             .in_param("weight")
-             .in_optional("bias", true)
-             .arg("base_axis", AttrType::kInt, AttrValue(int64_t(1)))
-             .out("y")
-             .build());
+  register_cpu<Affine>(r,
+                       SchemaBuilder("Affine", "Neural Network Layer")
+                           .doc("y = x W + b, x flattened to (prod(shape[:base_axis]), prod(shape[base_axis:]))")
+                           .in("x")
+                           .in_param("weight")
+                           .in_optional("bias", true)
+                           .arg("base_axis", AttrType::kInt, AttrValue(int64_t(1)))
+                           .out("y")
+                           .build());
 }
 
 }  // namespace nn::ops

@@ -12,11 +12,10 @@ struct AffinePlan {
   Shape y_shape;
 };
 // Checks x/w/b shapes (b may be null) naming `fn`; y shape is x.shape[:base_axis] + w.shape[1:].
-AffinePlan plan_affine(const std::string& fn, const Shape& x, const Shape& w, const Shape* b,
-                       int64_t base_axis);
+AffinePlan plan_affine(const std::string& fn, const Shape& x, const Shape& w, const Shape* b, int64_t base_axis);
 void affine_forward(const AffinePlan& p, const float* x, const float* w, const float* b, float* y);
 // Null gradient pointers are skipped; each is overwritten, or added to when its accum flag is set.
-void affine_backward(const AffinePlan& p, const float* x, const float* w, const float* dy, float* dx,
-                     bool accum_x, float* dw, bool accum_w, float* db, bool accum_b);
+void affine_backward(const AffinePlan& p, const float* x, const float* w, const float* dy, float* dx, bool accum_x,
+                     float* dw, bool accum_w, float* db, bool accum_b);
 
 }  // namespace nn::ops

@@ -17,8 +17,8 @@
 
 namespace nn::ops {
 
-void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
-           int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+           const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
   if (k == 0) {  // BLAS leaves C untouched only for beta == 1; make the k == 0 case explicit
     for (int64_t i = 0; i < m; ++i)
@@ -44,8 +44,7 @@ ConvArgs read_conv_args(const Attrs& attrs, size_t spatial, const std::string& f
   auto check = [&](const Shape& v, const char* name, int64_t min) {
     NN_CHECK(v.size() == spatial) << fn << ": " << name << " " << to_string(v) << " must have " << spatial
                                   << " entries (one per spatial axis)";
-    for (int64_t e : v)
-      NN_CHECK(e >= min) << fn << ": " << name << " " << to_string(v) << " must be >= " << min;
+    for (int64_t e : v) NN_CHECK(e >= min) << fn << ": " << name << " " << to_string(v) << " must be >= " << min;
   };
   check(a.pad, "pad", 0);
   check(a.stride, "stride", 1);
@@ -125,9 +124,8 @@ bool as_plane(const ConvGeometry& g, Plane& p) {
   if (nd > 2) return false;
   const size_t b = nd - 1;  // the last axis; the first one is 0 in 2-D
   const bool two = nd == 2;
-  p = {two ? g.in[0] : 1,     g.in[b],     two ? g.kernel[0] : 1,   g.kernel[b],
-       two ? g.out[0] : 1,    g.out[b],    two ? g.pad[0] : 0,      g.pad[b],
-       two ? g.stride[0] : 1, g.stride[b], two ? g.dilation[0] : 1, g.dilation[b]};
+  p = {two ? g.in[0] : 1,  g.in[b],  two ? g.kernel[0] : 1, g.kernel[b], two ? g.out[0] : 1,      g.out[b],
+       two ? g.pad[0] : 0, g.pad[b], two ? g.stride[0] : 1, g.stride[b], two ? g.dilation[0] : 1, g.dilation[b]};
   return true;
 }
 
@@ -285,21 +283,21 @@ void ConvEngine::sample_weight_grad(const float* xb, const float* dyb, float* co
   }
   const int64_t ocg = oc_ / group_, ckg = g_.col_rows() / group_, o = g_.out_size;
   for (int64_t gi = 0; gi < group_; ++gi)
-    sgemm(false, true, ocg, ckg, o, 1.f, dyb + gi * ocg * o, o, c + gi * ckg * o, o, 1.f,
-          dw_acc + gi * ocg * ckg, ckg);
+    sgemm(false, true, ocg, ckg, o, 1.f, dyb + gi * ocg * o, o, c + gi * ckg * o, o, 1.f, dw_acc + gi * ocg * ckg,
+          ckg);
 }
 
 void ConvEngine::sample_data_grad(const float* dyb, const float* w, float* col, float* dxb) const {
   const int64_t ocg = oc_ / group_, ckg = g_.col_rows() / group_, o = g_.out_size;
   if (g_.identity_col) {
     for (int64_t gi = 0; gi < group_; ++gi)
-      sgemm(true, false, ckg, o, ocg, 1.f, w + gi * ocg * ckg, ckg, dyb + gi * ocg * o, o, 1.f,
-            dxb + gi * ckg * o, o);
+      sgemm(true, false, ckg, o, ocg, 1.f, w + gi * ocg * ckg, ckg, dyb + gi * ocg * o, o, 1.f, dxb + gi * ckg * o,
+            o);
     return;
   }
   for (int64_t gi = 0; gi < group_; ++gi)
-    sgemm(true, false, ckg, o, ocg, 1.f, w + gi * ocg * ckg, ckg, dyb + gi * ocg * o, o, 0.f,
-          col + gi * ckg * o, o);
+    sgemm(true, false, ckg, o, ocg, 1.f, w + gi * ocg * ckg, ckg, dyb + gi * ocg * o, o, 0.f, col + gi * ckg * o,
+          o);
   col2im_add(g_, col, dxb);
 }
 
@@ -334,8 +332,8 @@ void ConvEngine::forward(const float* x, const float* w, float* y, bool accum) {
     }
     float* yb = y + b * y_stride_;
     for (int64_t gi = 0; gi < group_; ++gi)
-      sgemm(false, false, ocg, o, ckg, 1.f, w + gi * ocg * ckg, ckg, c + gi * ckg * o, o, beta,
-            yb + gi * ocg * o, o);
+      sgemm(false, false, ocg, o, ckg, 1.f, w + gi * ocg * ckg, ckg, c + gi * ckg * o, o, beta, yb + gi * ocg * o,
+            o);
   };
   if (nt == 1) {
     for (int64_t b = 0; b < batch_; ++b) one(b, g_.identity_col ? nullptr : col_buffer(0));
@@ -354,8 +352,8 @@ void ConvEngine::backward_weight(const float* x, const float* dy, float* dw, boo
   backward_both(x, nullptr, dy, nullptr, false, dw, accum);
 }
 
-void ConvEngine::backward_both(const float* x, const float* w, const float* dy, float* dx, bool accum_x,
-                               float* dw, bool accum_w) {
+void ConvEngine::backward_both(const float* x, const float* w, const float* dy, float* dx, bool accum_x, float* dw,
+                               bool accum_w) {
 #ifdef NN_WITH_DNNL
   if (use_dnnl()) {
     const int64_t wsize = oc_ * g_.col_rows() / group_, xsize = batch_ * x_stride_;

@@ -11,8 +11,8 @@
 namespace nn::ops {
 
 // C = alpha * op(A) * op(B) + beta * C, row-major (thin wrapper over cblas_sgemm).
-void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
-           int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+void sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+           const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
 
 // Forces OpenBLAS to one thread while alive (for GEMMs called from inside an OpenMP loop).
 class BlasSingleThread {

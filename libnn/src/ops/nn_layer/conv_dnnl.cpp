@@ -71,8 +71,10 @@ std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_ch
   const size_t spatial = g.in.size();
   if (spatial < 1 || spatial > 3 || batch < 1 || group < 1) return nullptr;
   memory::dims src{batch, g.channels}, dst{batch, out_channels}, wei, strides, dilates, pad_l, pad_r;
-  if (group > 1) wei = {group, out_channels / group, g.channels / group};
-  else wei = {out_channels, g.channels};
+  if (group > 1)
+    wei = {group, out_channels / group, g.channels / group};
+  else
+    wei = {out_channels, g.channels};
   for (size_t d = 0; d < spatial; ++d) {
     src.push_back(g.in[d]);
     dst.push_back(g.out[d]);
@@ -82,7 +84,8 @@ std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_ch
     pad_l.push_back(g.pad[d]);
     // nnabla's output size floors: the right padding is what remains after the last window, none when the
     // last window ends before the input does (a stride-2 layer leaving the last column unread).
-    const int64_t right = (g.out[d] - 1) * g.stride[d] + g.dilation[d] * (g.kernel[d] - 1) + 1 - g.in[d] - g.pad[d];
+    const int64_t right =
+        (g.out[d] - 1) * g.stride[d] + g.dilation[d] * (g.kernel[d] - 1) + 1 - g.in[d] - g.pad[d];
     pad_r.push_back(std::max<int64_t>(right, 0));
   }
   double flops = 2.0 * double(batch) * double(out_channels) * double(g.channels / group);

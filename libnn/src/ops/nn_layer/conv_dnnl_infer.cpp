@@ -20,7 +20,11 @@ using Tag = memory::format_tag;
 constexpr auto kF32 = memory::data_type::f32;
 
 Tag plain_tag(size_t rank) {
-  return rank == 3 ? Tag::abc : rank == 4 ? Tag::abcd : rank == 5 ? Tag::abcde : rank == 6 ? Tag::abcdef : Tag::undef;
+  return rank == 3   ? Tag::abc
+         : rank == 4 ? Tag::abcd
+         : rank == 5 ? Tag::abcde
+         : rank == 6 ? Tag::abcdef
+                     : Tag::undef;
 }
 
 // Where an activation operand lives for the primitive: in the array's plain copy, in its copy of one of
@@ -39,13 +43,20 @@ constexpr double kTeamTrialMinFlops = 1e6;
 void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
   using A = dnnl::algorithm;
   const std::string& act = e.activation;
-  if (act == "relu") ops.append_eltwise(1.f, A::eltwise_relu, 0.f, 0.f);
-  else if (act == "leaky_relu") ops.append_eltwise(1.f, A::eltwise_relu, e.alpha, 0.f);
-  else if (act == "relu6") ops.append_eltwise(1.f, A::eltwise_clip, 0.f, 6.f);
-  else if (act == "sigmoid") ops.append_eltwise(1.f, A::eltwise_logistic, 0.f, 0.f);
-  else if (act == "tanh") ops.append_eltwise(1.f, A::eltwise_tanh, 0.f, 0.f);
-  else if (act == "elu") ops.append_eltwise(1.f, A::eltwise_elu, e.alpha, 0.f);
-  else if (act == "swish") ops.append_eltwise(1.f, A::eltwise_swish, 1.f, 0.f);
+  if (act == "relu")
+    ops.append_eltwise(1.f, A::eltwise_relu, 0.f, 0.f);
+  else if (act == "leaky_relu")
+    ops.append_eltwise(1.f, A::eltwise_relu, e.alpha, 0.f);
+  else if (act == "relu6")
+    ops.append_eltwise(1.f, A::eltwise_clip, 0.f, 6.f);
+  else if (act == "sigmoid")
+    ops.append_eltwise(1.f, A::eltwise_logistic, 0.f, 0.f);
+  else if (act == "tanh")
+    ops.append_eltwise(1.f, A::eltwise_tanh, 0.f, 0.f);
+  else if (act == "elu")
+    ops.append_eltwise(1.f, A::eltwise_elu, e.alpha, 0.f);
+  else if (act == "swish")
+    ops.append_eltwise(1.f, A::eltwise_swish, 1.f, 0.f);
 }
 }  // namespace
 
@@ -57,7 +68,7 @@ class Primitive {
   dnnl::convolution_forward fwd;
   memory::desc src_md, wei_md, dst_md, src_plain, dst_plain, wei_user, bias_md;
   Place src_place = Place::kPlain, dst_place = Place::kPlain;
-  ArrayKey src_layout, dst_layout;  // the NdArray copy read or written in place (Place::kLayout)
+  ArrayKey src_layout, dst_layout;        // the NdArray copy read or written in place (Place::kLayout)
   dnnl::reorder src_in, dst_in, dst_out;  // plain -> the primitive's src / dst, its dst -> plain
   memory src_tmp, dst_tmp, weights;
   dnnl::reorder wei_in;
@@ -69,13 +80,15 @@ class Primitive {
   void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y);
 };
 
-std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_channels, int64_t group, int64_t batch,
-                                          const ConvEpilogue& e, int threads) {
+std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_channels, int64_t group,
+                                          int64_t batch, const ConvEpilogue& e, int threads) {
   const size_t spatial = g.in.size();
   if (spatial < 1 || spatial > 3 || batch < 1 || group < 1) return nullptr;
   memory::dims src{batch, g.channels}, dst{batch, out_channels}, wei, strides, dilates, pad_l, pad_r;
-  if (group > 1) wei = {group, out_channels / group, g.channels / group};
-  else wei = {out_channels, g.channels};
+  if (group > 1)
+    wei = {group, out_channels / group, g.channels / group};
+  else
+    wei = {out_channels, g.channels};
   for (size_t d = 0; d < spatial; ++d) {
     src.push_back(g.in[d]);
     dst.push_back(g.out[d]);
@@ -85,7 +98,8 @@ std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_cha
     pad_l.push_back(g.pad[d]);
     // nnabla's output size floors: the right padding is what remains after the last window, none when the
     // last window ends before the input does (a stride-2 layer leaving the last column unread).
-    const int64_t right = (g.out[d] - 1) * g.stride[d] + g.dilation[d] * (g.kernel[d] - 1) + 1 - g.in[d] - g.pad[d];
+    const int64_t right =
+        (g.out[d] - 1) * g.stride[d] + g.dilation[d] * (g.kernel[d] - 1) + 1 - g.in[d] - g.pad[d];
     pad_r.push_back(std::max<int64_t>(right, 0));
   }
   ThreadScope scope(threads);
@@ -107,8 +121,8 @@ std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_cha
     const auto algo = dnnl::algorithm::convolution_direct;
     const auto prop = dnnl::prop_kind::forward_inference;
     dnnl::convolution_forward::primitive_desc pd(
-        e.bias ? dnnl::convolution_forward::desc(prop, algo, src_any, wei_any, c->bias_md, dst_any, strides, dilates,
-                                                 pad_l, pad_r)
+        e.bias ? dnnl::convolution_forward::desc(prop, algo, src_any, wei_any, c->bias_md, dst_any, strides,
+                                                 dilates, pad_l, pad_r)
                : dnnl::convolution_forward::desc(prop, algo, src_any, wei_any, dst_any, strides, dilates, pad_l,
                                                  pad_r),
         attr, c->eng);
@@ -179,7 +193,8 @@ void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray&
     }
     dst_mem = dst_tmp;
   }
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_mem}, {DNNL_ARG_WEIGHTS, wei_mem}, {DNNL_ARG_DST, dst_mem}};
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, src_mem}, {DNNL_ARG_WEIGHTS, wei_mem}, {DNNL_ARG_DST, dst_mem}};
   if (b) args.emplace(DNNL_ARG_BIAS, memory(bias_md, eng, const_cast<float*>(b->get<float>())));
   fwd.execute(stream, args);
   if (dst_place == Place::kReordered) {

@@ -7,14 +7,13 @@
 
 namespace nn::ops {
 
-Shape ConvLayer::setup(const std::string& fn, const Shape& x, const Shape& w, const Shape* b,
-                       const Attrs& attrs, int64_t group) {
+Shape ConvLayer::setup(const std::string& fn, const Shape& x, const Shape& w, const Shape* b, const Attrs& attrs,
+                       int64_t group) {
   // Not every convolution has channel_last (DepthwiseConvolution, the binary and INQ ones do not).
   NN_CHECK(!(attrs.has("channel_last") && attrs.get_bool("channel_last")))
       << fn << ": channel_last=true is not supported on CPU (input " << to_string(x) << ")";
-  NN_CHECK(w.size() >= 3)
-      << fn << ": weight " << to_string(w)
-      << " must be (out_channels, in_channels/group, kernel...) with at least one kernel axis";
+  NN_CHECK(w.size() >= 3) << fn << ": weight " << to_string(w)
+                          << " must be (out_channels, in_channels/group, kernel...) with at least one kernel axis";
   const size_t spatial = w.size() - 2;
   const int64_t base_axis = attrs.get_int("base_axis");
   NN_CHECK(base_axis >= 0 && size_t(base_axis) + 1 + spatial == x.size())
@@ -24,8 +23,8 @@ Shape ConvLayer::setup(const std::string& fn, const Shape& x, const Shape& w, co
   const int64_t channels = x[size_t(base_axis)];
   oc_ = w[0];
   NN_CHECK(channels % group == 0 && w[1] * group == channels)
-      << fn << ": input channels " << channels << " of " << to_string(x) << " do not match weight "
-      << to_string(w) << " with group " << group;
+      << fn << ": input channels " << channels << " of " << to_string(x) << " do not match weight " << to_string(w)
+      << " with group " << group;
   NN_CHECK(oc_ % group == 0) << fn << ": output channels " << oc_ << " not divisible by group " << group;
   if (b) {
     NN_CHECK(b->size() == 1 && (*b)[0] == oc_)

@@ -16,8 +16,8 @@ class ConvLayer {
   void forward(const float* x, const float* w, const float* b, float* y);
   // Gradients; a null pointer skips that input. dx is added to when accum_x, else overwritten (the same for
   // dw/db). dx must be writable with its old content when accum_x.
-  void backward(const float* x, const float* w, const float* dy, float* dx, bool accum_x, float* dw,
-                bool accum_w, float* db, bool accum_b);
+  void backward(const float* x, const float* w, const float* dy, float* dx, bool accum_x, float* dw, bool accum_w,
+                float* db, bool accum_b);
   int64_t out_channels() const { return oc_; }
   int64_t group() const { return group_; }
   int64_t batch() const { return batch_; }

@@ -11,9 +11,7 @@ namespace {
 class ConvFunctionBase : public Function {
  public:
   using Function::Function;
-  bool grad_depends_input_data(int i, int j) const override {
-    return (i == 0 && j == 1) || (i == 1 && j == 0);
-  }
+  bool grad_depends_input_data(int i, int j) const override { return (i == 0 && j == 1) || (i == 1 && j == 0); }
 
  protected:
   // The weight as (OC, C/group, kernel...) and the group count.
@@ -24,8 +22,7 @@ class ConvFunctionBase : public Function {
     const Shape w = grouped_weight_shape(in[0]->shape(), in[1]->shape(), group);
     Shape b;
     if (in.size() > 2) b = in[2]->shape();
-    out[0]->reshape(layer_.setup(type(), in[0]->shape(), w, in.size() > 2 ? &b : nullptr, attrs_, group),
-                    true);
+    out[0]->reshape(layer_.setup(type(), in[0]->shape(), w, in.size() > 2 ? &b : nullptr, attrs_, group), true);
     ConvEpilogue bias_only;
     bias_only.bias = in.size() > 2;
     fused_.reset(layer_.geometry(), layer_.out_channels(), layer_.group(), layer_.batch(), bias_only);
@@ -35,8 +32,7 @@ class ConvFunctionBase : public Function {
         fused_.try_forward(*in[0]->data(), *in[1]->data(), in.size() > 2 ? in[2]->data().get() : nullptr, nullptr,
                            *out[0]->data()))
       return;
-    layer_.forward(in_data(in[0]), in_data(in[1]), in.size() > 2 ? in_data(in[2]) : nullptr,
-                   out_data(out[0]));
+    layer_.forward(in_data(in[0]), in_data(in[1]), in.size() > 2 ? in_data(in[2]) : nullptr, out_data(out[0]));
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
@@ -44,8 +40,8 @@ class ConvFunctionBase : public Function {
     float* dx = prop[0] ? in_grad(in[0], accum[0]) : nullptr;
     float* dw = prop[1] ? in_grad(in[1], accum[1]) : nullptr;
     float* db = has_b && prop[2] ? in_grad(in[2], accum[2]) : nullptr;
-    layer_.backward(prop[1] ? in_data(in[0]) : nullptr, prop[0] ? in_data(in[1]) : nullptr, out_grad(out[0]),
-                    dx, accum[0], dw, accum[1], db, has_b && accum[2]);
+    layer_.backward(prop[1] ? in_data(in[0]) : nullptr, prop[0] ? in_data(in[1]) : nullptr, out_grad(out[0]), dx,
+                    accum[0], dw, accum[1], db, has_b && accum[2]);
   }
 
   ConvLayer layer_;

@@ -19,9 +19,7 @@ struct DeconvWeight {
 class DeconvFunctionBase : public Function {
  public:
   using Function::Function;
-  bool grad_depends_input_data(int i, int j) const override {
-    return (i == 0 && j == 1) || (i == 1 && j == 0);
-  }
+  bool grad_depends_input_data(int i, int j) const override { return (i == 0 && j == 1) || (i == 1 && j == 0); }
 
  protected:
   virtual DeconvWeight read_weight(const Shape& x, const Shape& w, int64_t base_axis) const = 0;
@@ -78,8 +76,7 @@ class DeconvFunctionBase : public Function {
                      const std::vector<bool>& accum) override {
     const float* dy = out_grad(out[0]);
     if (in.size() > 2 && prop[2])
-      bias_backward(dy, batch_, out_channels_, engine_.geometry().in_size, in_grad(in[2], accum[2]),
-                    accum[2]);
+      bias_backward(dy, batch_, out_channels_, engine_.geometry().in_size, in_grad(in[2], accum[2]), accum[2]);
     if (prop[1]) engine_.backward_weight(dy, in_data(in[0]), in_grad(in[1], accum[1]), accum[1]);
     if (prop[0]) engine_.forward(dy, in_data(in[1]), in_grad(in[0], accum[0]), accum[0]);
   }
@@ -103,8 +100,8 @@ class Deconvolution : public DeconvFunctionBase {
     DeconvWeight dw;
     dw.spatial = w.size() - 2;
     NN_CHECK(base_axis >= 0 && size_t(base_axis) + 1 + dw.spatial == x.size())
-        << "Deconvolution: input " << to_string(x) << " with base_axis " << base_axis
-        << " does not match weight " << to_string(w);
+        << "Deconvolution: input " << to_string(x) << " with base_axis " << base_axis << " does not match weight "
+        << to_string(w);
     dw.group = attrs_.get_int("group");
     NN_CHECK(dw.group >= 1) << "Deconvolution: group " << dw.group << " must be >= 1";
     dw.in_channels = x[size_t(base_axis)];
@@ -134,8 +131,7 @@ class DepthwiseDeconvolution : public DeconvFunctionBase {
   DeconvWeight read_weight(const Shape& x, const Shape& w, int64_t base_axis) const override {
     const int64_t divisor = attrs_.get_int("divisor");
     NN_CHECK(base_axis >= 0 && base_axis < int64_t(x.size()) - 1)
-        << "DepthwiseDeconvolution: base_axis " << base_axis << " must be < ndim - 1 of input "
-        << to_string(x);
+        << "DepthwiseDeconvolution: base_axis " << base_axis << " must be < ndim - 1 of input " << to_string(x);
     DeconvWeight dw;
     dw.spatial = x.size() - size_t(base_axis) - 1;
     dw.in_channels = x[size_t(base_axis)];

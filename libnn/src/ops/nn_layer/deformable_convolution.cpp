@@ -70,9 +70,9 @@ class DeformableConvolution : public Function {
     pad_ = args.pad, stride_ = args.stride, dil_ = args.dilation;
     oh_ = conv_out_size(h_, kh_, pad_[0], stride_[0], dil_[0]);
     ow_ = conv_out_size(w_, kw_, pad_[1], stride_[1], dil_[1]);
-    NN_CHECK(oh_ > 0 && ow_ > 0) << "DeformableConvolution: input " << to_string(xs) << " (pad "
-                                 << to_string(pad_) << ", dilation " << to_string(dil_)
-                                 << ") is smaller than the kernel " << to_string(ws);
+    NN_CHECK(oh_ > 0 && ow_ > 0) << "DeformableConvolution: input " << to_string(xs) << " (pad " << to_string(pad_)
+                                 << ", dilation " << to_string(dil_) << ") is smaller than the kernel "
+                                 << to_string(ws);
     // Offsets and mask are read on the input grid at (oh * stride_h, ow * stride_w), as upstream.
     NN_CHECK((oh_ - 1) * stride_[0] < h_ && (ow_ - 1) * stride_[1] < w_)
         << "DeformableConvolution: pad " << to_string(pad_) << " too large for input " << to_string(xs)
@@ -91,8 +91,7 @@ class DeformableConvolution : public Function {
     if (mask_index_ >= 0) {
       plane_shape[ba] = dg_ * kh_ * kw_;
       NN_CHECK(in[3]->shape() == plane_shape)
-          << "DeformableConvolution: mask " << to_string(in[3]->shape()) << " must be "
-          << to_string(plane_shape)
+          << "DeformableConvolution: mask " << to_string(in[3]->shape()) << " must be " << to_string(plane_shape)
           << " (deformable_group * kernel_h * kernel_w channels over the input grid)";
       NN_CHECK(pad_[0] < (kh_ + 1) / 2 || pad_[1] < (kw_ + 1) / 2)
           << "DeformableConvolution: pad " << to_string(pad_) << " puts the kernel centre " << to_string(ws)
@@ -100,8 +99,8 @@ class DeformableConvolution : public Function {
     }
     if (bias_index_ >= 0) {
       NN_CHECK(in[size_t(bias_index_)]->shape() == Shape{oc_})
-          << "DeformableConvolution: bias " << to_string(in[size_t(bias_index_)]->shape()) << " must be ("
-          << oc_ << ",) for weight " << to_string(ws);
+          << "DeformableConvolution: bias " << to_string(in[size_t(bias_index_)]->shape()) << " must be (" << oc_
+          << ",) for weight " << to_string(ws);
     }
 
     Shape ys(xs.begin(), xs.begin() + base_axis);
@@ -190,8 +189,8 @@ class DeformableConvolution : public Function {
       if (!dx && !doffset && !dmask) continue;
       // dcol = W^T dy per group, then through the sampling to x, the offsets and the mask.
       for (int64_t g = 0; g < group_; ++g)
-        sgemm(true, false, cg_k, p_size, ocg, 1.f, w + g * ocg * cg_k, cg_k, dyn + g * ocg * p_size, p_size,
-              0.f, col_.data() + g * cg_k * p_size, p_size);
+        sgemm(true, false, cg_k, p_size, ocg, 1.f, w + g * ocg * cg_k, cg_k, dyn + g * ocg * p_size, p_size, 0.f,
+              col_.data() + g * cg_k * p_size, p_size);
       sampling_backward(xn, offn, maskn, col_.data(), dx ? dx + n * c_ * in_size() : nullptr,
                         doffset ? doffset + n * offset_stride() : nullptr,
                         dmask ? dmask + n * mask_stride() : nullptr);

@@ -55,9 +55,7 @@ class FusedConvolution : public Function {
       pad.assign(pad.size(), 0);
       x_slot = -1;
     }
-    Attrs conv{{"base_axis", base_axis},
-               {"group", attrs_.get_int("group")},
-               {"channel_last", channel_last}};
+    Attrs conv{{"base_axis", base_axis}, {"group", attrs_.get_int("group")}, {"channel_last", channel_last}};
     if (!pad.empty()) conv.set("pad", pad);
     if (attrs_.has("stride")) conv.set("stride", attrs_.get_ints("stride"));
     if (attrs_.has("dilation")) conv.set("dilation", attrs_.get_ints("dilation"));
@@ -84,8 +82,9 @@ class FusedConvolution : public Function {
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     stages_ran_ = false;
-    if (fusable_ && fused_.try_forward(*in[0]->data(), *in[1]->data(), bias_ >= 0 ? in[size_t(bias_)]->data().get() : nullptr,
-                                       z_ >= 0 ? in[size_t(z_)]->data().get() : nullptr, *out[0]->data()))
+    if (fusable_ &&
+        fused_.try_forward(*in[0]->data(), *in[1]->data(), bias_ >= 0 ? in[size_t(bias_)]->data().get() : nullptr,
+                           z_ >= 0 ? in[size_t(z_)]->data().get() : nullptr, *out[0]->data()))
       return;
     run_stages(in, out);
   }
@@ -130,8 +129,8 @@ class FusedConvolution : public Function {
     fused_.reset(layer.geometry(), layer.out_channels(), layer.group(), layer.batch(), e);
   }
   void add_stage(const std::string& type, std::vector<int> outer_index, const Attrs& attrs) {
-    stages_.push_back({OpRegistry::instance().create(type, attrs, ctx_), std::move(outer_index),
-                       Variable::create()});
+    stages_.push_back(
+        {OpRegistry::instance().create(type, attrs, ctx_), std::move(outer_index), Variable::create()});
   }
   void add_activation() {
     const std::string act = attrs_.get_string("nonlinearity");

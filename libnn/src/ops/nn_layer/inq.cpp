@@ -24,11 +24,10 @@ class INQBase : public Function {
   bool is_stochastic() const override { return true; }
 
  protected:
-  void check_inq(const Variables &in) {
+  void check_inq(const Variables& in) {
     const std::string fn = type();
-    NN_CHECK(in[2]->shape() == in[1]->shape())
-        << fn << ": indicator_fixedweights " << to_string(in[2]->shape()) << " must have the weight's shape "
-        << to_string(in[1]->shape());
+    NN_CHECK(in[2]->shape() == in[1]->shape()) << fn << ": indicator_fixedweights " << to_string(in[2]->shape())
+                                               << " must have the weight's shape " << to_string(in[1]->shape());
     const std::string algo = attrs_.get_string("selection_algorithm");
     NN_CHECK(algo == "largest_abs" || algo == "random")
         << fn << ": selection_algorithm '" << algo << "' must be largest_abs or random";
@@ -41,10 +40,10 @@ class INQBase : public Function {
 
   // Restores previously fixed weights, selects new fixed ones, quantizes every
   // fixed weight.
-  void quantize_weights(const Variables &in) {
+  void quantize_weights(const Variables& in) {
     const int64_t n = in[1]->size();
-    float *w = in[1]->data()->cast<float>();
-    float *ind = in[2]->data()->cast<float>();
+    float* w = in[1]->data()->cast<float>();
+    float* ind = in[2]->data()->cast<float>();
     for (int64_t i = 0; i < n; ++i)
       if (old_indicators_[size_t(i)] == 1.f) w[i] = old_weights_[size_t(i)];
     const auto iters = attrs_.get_ints("inq_iterations");
@@ -66,7 +65,7 @@ class INQBase : public Function {
         // A given seed replays the same draws at every selection, as upstream.
         const int64_t seed = attrs_.get_int("seed");
         std::mt19937 local(uint32_t(seed >= 0 ? seed : 0));
-        RandomEngine &rng = seed >= 0 ? local : global_random();
+        RandomEngine& rng = seed >= 0 ? local : global_random();
         std::bernoulli_distribution coin(0.5);
         for (int64_t i = 0; i < n; ++i)
           if (ind[i] == 0.f) ind[i] = coin(rng) ? 1.f : 0.f;
@@ -97,8 +96,8 @@ class INQBase : public Function {
     std::copy(ind, ind + n, old_indicators_.begin());
   }
 
-  const float *bias(const Variables &in) const { return in.size() > 3 ? in_data(in[3]) : nullptr; }
-  float *grad_or_null(const Variables &in, const std::vector<bool> &prop, const std::vector<bool> &accum,
+  const float* bias(const Variables& in) const { return in.size() > 3 ? in_data(in[3]) : nullptr; }
+  float* grad_or_null(const Variables& in, const std::vector<bool>& prop, const std::vector<bool>& accum,
                       size_t i) const {
     return i < in.size() && prop[i] ? in_grad(in[i], accum[i]) : nullptr;
   }
@@ -113,7 +112,7 @@ class INQAffine : public INQBase {
   using INQBase::INQBase;
 
  protected:
-  void setup_impl(const Variables &in, const Variables &out) override {
+  void setup_impl(const Variables& in, const Variables& out) override {
     check_inq(in);
     Shape b;
     if (in.size() > 3) b = in[3]->shape();
@@ -121,12 +120,12 @@ class INQAffine : public INQBase {
                         attrs_.get_int("base_axis"));
     out[0]->reshape(plan_.y_shape, true);
   }
-  void forward_impl(const Variables &in, const Variables &out) override {
+  void forward_impl(const Variables& in, const Variables& out) override {
     quantize_weights(in);
     affine_forward(plan_, in_data(in[0]), in_data(in[1]), bias(in), out_data(out[0]));
   }
-  void backward_impl(const Variables &in, const Variables &out, const std::vector<bool> &prop,
-                     const std::vector<bool> &accum) override {
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
     affine_backward(plan_, in_data(in[0]), in_data(in[1]), out_grad(out[0]), grad_or_null(in, prop, accum, 0),
                     accum[0], grad_or_null(in, prop, accum, 1), accum[1], grad_or_null(in, prop, accum, 3),
                     in.size() > 3 && accum[3]);
@@ -141,20 +140,20 @@ class INQConvolution : public INQBase {
   using INQBase::INQBase;
 
  protected:
-  void setup_impl(const Variables &in, const Variables &out) override {
+  void setup_impl(const Variables& in, const Variables& out) override {
     check_inq(in);
     Shape b;
     if (in.size() > 3) b = in[3]->shape();
-    out[0]->reshape(layer_.setup("INQConvolution", in[0]->shape(), in[1]->shape(),
-                                 in.size() > 3 ? &b : nullptr, attrs_, attrs_.get_int("group")),
+    out[0]->reshape(layer_.setup("INQConvolution", in[0]->shape(), in[1]->shape(), in.size() > 3 ? &b : nullptr,
+                                 attrs_, attrs_.get_int("group")),
                     true);
   }
-  void forward_impl(const Variables &in, const Variables &out) override {
+  void forward_impl(const Variables& in, const Variables& out) override {
     quantize_weights(in);
     layer_.forward(in_data(in[0]), in_data(in[1]), bias(in), out_data(out[0]));
   }
-  void backward_impl(const Variables &in, const Variables &out, const std::vector<bool> &prop,
-                     const std::vector<bool> &accum) override {
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
     layer_.backward(prop[1] ? in_data(in[0]) : nullptr, prop[0] ? in_data(in[1]) : nullptr, out_grad(out[0]),
                     grad_or_null(in, prop, accum, 0), accum[0], grad_or_null(in, prop, accum, 1), accum[1],
                     grad_or_null(in, prop, accum, 3), in.size() > 3 && accum[3]);
@@ -164,10 +163,10 @@ class INQConvolution : public INQBase {
   ConvLayer layer_;
 };
 
-SchemaBuilder &inq_inputs(SchemaBuilder &s) {
+SchemaBuilder& inq_inputs(SchemaBuilder& s) {
   return s.in("x").in_param("weight").in_param("indicator_fixedweights").in_optional("bias", true);
 }
-SchemaBuilder &inq_args(SchemaBuilder &s) {
+SchemaBuilder& inq_args(SchemaBuilder& s) {
   return s.arg("num_bits", AttrType::kInt, AttrValue(int64_t(4)))
       .arg("inq_iterations", AttrType::kInts, AttrValue(std::vector<int64_t>{}))
       .arg("selection_algorithm", AttrType::kString, AttrValue(std::string("largest_abs")))
@@ -175,7 +174,7 @@ SchemaBuilder &inq_args(SchemaBuilder &s) {
 }
 }  // namespace
 
-void register_inq_affine(OpRegistry &r) {
+void register_inq_affine(OpRegistry& r) {
   SchemaBuilder s("INQAffine", "Quantized Neural Network Layers");
   s.doc("affine with incrementally power-of-two quantized weights");
   inq_inputs(s).arg("base_axis", AttrType::kInt, AttrValue(int64_t(1)));
@@ -183,7 +182,7 @@ void register_inq_affine(OpRegistry &r) {
   register_cpu<INQAffine>(r, s.build());
 }
 
-void register_inq_convolution(OpRegistry &r) {
+void register_inq_convolution(OpRegistry& r) {
   SchemaBuilder s("INQConvolution", "Quantized Neural Network Layers");
   s.doc("convolution with incrementally power-of-two quantized weights");
   inq_inputs(s)

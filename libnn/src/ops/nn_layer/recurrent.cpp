@@ -11,7 +11,7 @@ namespace {
 
 class RecurrentFunction : public Function {
  public:
-  RecurrentFunction(const OpSchema &s, const Context &c, const Attrs &a, CellKind kind)
+  RecurrentFunction(const OpSchema& s, const Context& c, const Attrs& a, CellKind kind)
       : Function(s, c, a), kind_(kind), random_(-1) {}
   bool has_backward() const override { return attrs_.get_bool("training"); }
   bool is_stochastic() const override { return attrs_.get_float("dropout") > 0.0; }
@@ -19,10 +19,10 @@ class RecurrentFunction : public Function {
  protected:
   bool lstm() const { return kind_ == CellKind::kLstm; }
 
-  void setup_impl(const Variables &in, const Variables &out) override {
+  void setup_impl(const Variables& in, const Variables& out) override {
     const std::string fn = type();
-    const Shape &x = in[0]->shape();
-    const Shape &h = in[1]->shape();
+    const Shape& x = in[0]->shape();
+    const Shape& h = in[1]->shape();
     NN_CHECK(x.size() == 3) << fn << ": input x " << to_string(x) << " must be (seq_len, batch, input_size)";
     RecurrentDims d;
     d.kind = kind_;
@@ -31,8 +31,8 @@ class RecurrentFunction : public Function {
     d.dirs = attrs_.get_bool("bidirectional") ? 2 : 1;
     NN_CHECK(d.layers >= 1) << fn << ": num_layers " << d.layers << " must be >= 1";
     NN_CHECK(h.size() == 4 && h[0] == d.layers && h[1] == d.dirs && h[2] == d.batch)
-        << fn << ": h " << to_string(h) << " must be (num_layers=" << d.layers
-        << ", num_directions=" << d.dirs << ", batch=" << d.batch << ", hidden_size)";
+        << fn << ": h " << to_string(h) << " must be (num_layers=" << d.layers << ", num_directions=" << d.dirs
+        << ", batch=" << d.batch << ", hidden_size)";
     d.hidden = h[3];
     if (lstm()) {
       NN_CHECK(in.size() >= 4 && in[2]->shape() == h)
@@ -82,7 +82,7 @@ class RecurrentFunction : public Function {
     for (size_t o = 1; o < out.size(); ++o) out[o]->reshape(h, true);
   }
 
-  RecurrentParams params(const Variables &in) const {
+  RecurrentParams params(const Variables& in) const {
     RecurrentParams p;
     p.x = in_data(in[0]);
     p.h0 = in_data(in[1]);
@@ -93,14 +93,14 @@ class RecurrentFunction : public Function {
     return p;
   }
 
-  void forward_impl(const Variables &in, const Variables &out) override {
+  void forward_impl(const Variables& in, const Variables& out) override {
     engine_.forward(params(in), out_data(out[0]), out_data(out[1]), lstm() ? out_data(out[2]) : nullptr,
                     random_.engine());
   }
 
-  void backward_impl(const Variables &in, const Variables &out, const std::vector<bool> &prop,
-                     const std::vector<bool> &accum) override {
-    auto grad = [&](int i) -> float * {
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    auto grad = [&](int i) -> float* {
       return i >= 0 && prop[size_t(i)] ? in_grad_zeroed(in[size_t(i)], accum[size_t(i)]) : nullptr;
     };
     RecurrentGrads g;
@@ -123,18 +123,18 @@ class RecurrentFunction : public Function {
 
 class RNN : public RecurrentFunction {
  public:
-  RNN(const OpSchema &s, const Context &c, const Attrs &a) : RecurrentFunction(s, c, a, CellKind::kRnnTanh) {}
+  RNN(const OpSchema& s, const Context& c, const Attrs& a) : RecurrentFunction(s, c, a, CellKind::kRnnTanh) {}
 };
 class LSTM : public RecurrentFunction {
  public:
-  LSTM(const OpSchema &s, const Context &c, const Attrs &a) : RecurrentFunction(s, c, a, CellKind::kLstm) {}
+  LSTM(const OpSchema& s, const Context& c, const Attrs& a) : RecurrentFunction(s, c, a, CellKind::kLstm) {}
 };
 class GRU : public RecurrentFunction {
  public:
-  GRU(const OpSchema &s, const Context &c, const Attrs &a) : RecurrentFunction(s, c, a, CellKind::kGru) {}
+  GRU(const OpSchema& s, const Context& c, const Attrs& a) : RecurrentFunction(s, c, a, CellKind::kGru) {}
 };
 
-SchemaBuilder &common_tail(SchemaBuilder &s) {
+SchemaBuilder& common_tail(SchemaBuilder& s) {
   s.in_param("weight_l0").in_optional("weight", true).in_optional("bias", true);
   return s.arg("dropout", AttrType::kFloat, AttrValue(0.0))
       .arg("bidirectional", AttrType::kBool, AttrValue(false))
@@ -142,7 +142,7 @@ SchemaBuilder &common_tail(SchemaBuilder &s) {
 }
 }  // namespace
 
-void register_rnn(OpRegistry &r) {
+void register_rnn(OpRegistry& r) {
   SchemaBuilder s("RNN", "Neural Network Layer");
   s.doc("multi-layer Elman RNN (tanh or relu), optionally bidirectional").in("x").in("h");
   s.arg("num_layers", AttrType::kInt, AttrValue(int64_t(1)))
@@ -151,7 +151,7 @@ void register_rnn(OpRegistry &r) {
   register_cpu<RNN>(r, s.build());
 }
 
-void register_lstm(OpRegistry &r) {
+void register_lstm(OpRegistry& r) {
   SchemaBuilder s("LSTM", "Neural Network Layer");
   s.doc("multi-layer LSTM, gates (i, f, g, o), optionally bidirectional").in("x").in("h").in("c");
   s.arg("num_layers", AttrType::kInt, AttrValue(int64_t(1)));
@@ -159,7 +159,7 @@ void register_lstm(OpRegistry &r) {
   register_cpu<LSTM>(r, s.build());
 }
 
-void register_gru(OpRegistry &r) {
+void register_gru(OpRegistry& r) {
   SchemaBuilder s("GRU", "Neural Network Layer");
   s.doc(
        "multi-layer GRU, gates (r, z, n), bias (r, z, n_x, n_h), optionally "

@@ -25,36 +25,36 @@ struct RecurrentDims {
 // Raw input pointers; w is null when layers == 1, b and c0 may be null (no bias
 // / not an LSTM).
 struct RecurrentParams {
-  const float *x = nullptr;
-  const float *h0 = nullptr;
-  const float *c0 = nullptr;
-  const float *w0 = nullptr;
-  const float *w = nullptr;
-  const float *b = nullptr;
+  const float* x = nullptr;
+  const float* h0 = nullptr;
+  const float* c0 = nullptr;
+  const float* w0 = nullptr;
+  const float* w = nullptr;
+  const float* b = nullptr;
 };
 
 // Gradient buffers, added to (callers zero them to overwrite); a null pointer
 // skips that input.
 struct RecurrentGrads {
-  float *dx = nullptr;
-  float *dh0 = nullptr;
-  float *dc0 = nullptr;
-  float *dw0 = nullptr;
-  float *dw = nullptr;
-  float *db = nullptr;
+  float* dx = nullptr;
+  float* dh0 = nullptr;
+  float* dc0 = nullptr;
+  float* dw0 = nullptr;
+  float* dw = nullptr;
+  float* db = nullptr;
 };
 
 class RecurrentEngine {
  public:
   // dropout applies to every layer's output that feeds another layer, only when
   // training.
-  void setup(const RecurrentDims &dims, double dropout, bool training);
+  void setup(const RecurrentDims& dims, double dropout, bool training);
   // y (T, B, D*H), hn (L, D, B, H), cn (LSTM only); keeps what backward needs.
-  void forward(const RecurrentParams &p, float *y, float *hn, float *cn, RandomEngine &rng);
+  void forward(const RecurrentParams& p, float* y, float* hn, float* cn, RandomEngine& rng);
   // dy, dhn, dcn: output grads (dcn null unless LSTM). Uses the caches of the
   // last forward.
-  void backward(const RecurrentParams &p, const float *dy, const float *dhn, const float *dcn,
-                const RecurrentGrads &g);
+  void backward(const RecurrentParams& p, const float* dy, const float* dhn, const float* dcn,
+                const RecurrentGrads& g);
 
  private:
   // Per layer and direction: states in processing order (entry 0 = initial),
@@ -62,12 +62,12 @@ class RecurrentEngine {
   struct Trace {
     std::vector<float> h, c, gates, ah;
   };
-  const float *weight_of(const RecurrentParams &p, int64_t layer, int64_t dir) const;
-  float *weight_grad_of(const RecurrentGrads &g, int64_t layer, int64_t dir) const;
-  const float *layer_input(const RecurrentParams &p, int64_t layer) const;
-  void run_direction(const RecurrentParams &p, int64_t layer, int64_t dir, float *y_layer);
-  void backprop_direction(const RecurrentParams &p, int64_t layer, int64_t dir, const float *dy_layer,
-                          const float *dhn, const float *dcn, const RecurrentGrads &g, float *dx_layer);
+  const float* weight_of(const RecurrentParams& p, int64_t layer, int64_t dir) const;
+  float* weight_grad_of(const RecurrentGrads& g, int64_t layer, int64_t dir) const;
+  const float* layer_input(const RecurrentParams& p, int64_t layer) const;
+  void run_direction(const RecurrentParams& p, int64_t layer, int64_t dir, float* y_layer);
+  void backprop_direction(const RecurrentParams& p, int64_t layer, int64_t dir, const float* dy_layer,
+                          const float* dhn, const float* dcn, const RecurrentGrads& g, float* dx_layer);
 
   RecurrentDims d_;
   double dropout_ = 0.0;

@@ -15,14 +15,13 @@ class RoiAlign : public Function {
   bool grad_depends_input_data(int, int j) const override { return j == 1; }
 
  protected:
-  void setup_impl(const Variables &in, const Variables &out) override {
-    const Shape &x = in[0]->shape();
-    const Shape &boxes = in[1]->shape();
+  void setup_impl(const Variables& in, const Variables& out) override {
+    const Shape& x = in[0]->shape();
+    const Shape& boxes = in[1]->shape();
     NN_CHECK(!attrs_.get_bool("channel_last"))
         << "RoiAlign: channel_last=true is not supported on CPU (input " << to_string(x) << ")";
     NN_CHECK(x.size() == 4) << "RoiAlign: input " << to_string(x) << " must be 4-D (N, C, H, W)";
-    NN_CHECK(boxes.size() == 2 && boxes[1] == 5)
-        << "RoiAlign: boxes " << to_string(boxes) << " must be (K, 5)";
+    NN_CHECK(boxes.size() == 2 && boxes[1] == 5) << "RoiAlign: boxes " << to_string(boxes) << " must be (K, 5)";
     output_size_ = attrs_.get_ints("output_size", {});
     NN_CHECK(output_size_.size() == 2 && output_size_[0] > 0 && output_size_[1] > 0)
         << "RoiAlign: output_size " << to_string(output_size_) << " must be a positive (height, width)";
@@ -35,14 +34,14 @@ class RoiAlign : public Function {
   // Calls visit(output_index, input_offset, weight) for every bilinear tap of
   // every output element.
   template <class Visit>
-  void for_each_tap(const Variables &in, Visit &&visit) const {
-    const Shape &x = in[0]->shape();
+  void for_each_tap(const Variables& in, Visit&& visit) const {
+    const Shape& x = in[0]->shape();
     const int64_t K = in[1]->shape()[0], C = x[1], rows = x[2], cols = x[3], N = x[0];
     const int64_t OH = output_size_[0], OW = output_size_[1];
     const int64_t ratio = attrs_.get_int("sampling_ratio");
-    const float *boxes = in_data(in[1]);
+    const float* boxes = in_data(in[1]);
     for (int64_t k = 0; k < K; ++k) {
-      const float *box = boxes + k * 5;
+      const float* box = boxes + k * 5;
       const int64_t batch = std::min<int64_t>(std::max<int64_t>(int64_t(box[0]), 0), N - 1);
       const float x1 = box[1] * float(scale_[1]), y1 = box[2] * float(scale_[0]);
       const float x2 = box[3] * float(scale_[1]), y2 = box[4] * float(scale_[0]);
@@ -82,18 +81,18 @@ class RoiAlign : public Function {
     }
   }
 
-  void forward_impl(const Variables &in, const Variables &out) override {
-    const float *x = in_data(in[0]);
-    float *y = out_data(out[0]);
+  void forward_impl(const Variables& in, const Variables& out) override {
+    const float* x = in_data(in[0]);
+    float* y = out_data(out[0]);
     std::fill(y, y + out[0]->size(), 0.f);
     for_each_tap(in, [&](int64_t o, int64_t i, float w) { y[o] += w * x[i]; });
   }
 
-  void backward_impl(const Variables &in, const Variables &out, const std::vector<bool> &prop,
-                     const std::vector<bool> &accum) override {
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
     if (!prop[0]) return;
-    const float *dy = out_grad(out[0]);
-    float *dx = in_grad_zeroed(in[0], accum[0]);
+    const float* dy = out_grad(out[0]);
+    float* dx = in_grad_zeroed(in[0], accum[0]);
     for_each_tap(in, [&](int64_t o, int64_t i, float w) { dx[i] += w * dy[o]; });
   }
 
@@ -103,18 +102,17 @@ class RoiAlign : public Function {
 };
 }  // namespace
 
-void register_roi_align(OpRegistry &r) {
-  register_cpu<RoiAlign>(
-      r, SchemaBuilder("RoiAlign", "Neural Network Layer")
-             .doc("bilinear region-of-interest pooling to a fixed output size")
-             .in("input")
-             .in("boxes")
-             .arg("output_size", AttrType::kShape)
-             .arg("spatial_scale", AttrType::kFloats, AttrValue(std::vector<double>{1.0, 1.0}))
-             .arg("sampling_ratio", AttrType::kInt, AttrValue(int64_t(-1)))
-             .arg("channel_last", AttrType::kBool, AttrValue(false))
-             .out("y")
-             .build());
+void register_roi_align(OpRegistry& r) {
+  register_cpu<RoiAlign>(r, SchemaBuilder("RoiAlign", "Neural Network Layer")
+                                .doc("bilinear region-of-interest pooling to a fixed output size")
+                                .in("input")
+                                .in("boxes")
+                                .arg("output_size", AttrType::kShape)
+                                .arg("spatial_scale", AttrType::kFloats, AttrValue(std::vector<double>{1.0, 1.0}))
+                                .arg("sampling_ratio", AttrType::kInt, AttrValue(int64_t(-1)))
+                                .arg("channel_last", AttrType::kBool, AttrValue(false))
+                                .out("y")
+                                .build());
 }
 
 }  // namespace nn::ops

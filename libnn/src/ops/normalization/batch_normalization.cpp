@@ -14,8 +14,7 @@ namespace {
 // The array is viewed as (outer, channel, inner) around the normalized axis.
 class BatchNormalization : public Function {
  public:
-  BatchNormalization(const OpSchema& s, const Context& c, const Attrs& a)
-      : Function(s, c, a), args_(attrs_) {}
+  BatchNormalization(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), args_(attrs_) {}
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -41,8 +40,8 @@ class BatchNormalization : public Function {
     for (int i = 1; i < int(in.size()); ++i) {
       const char* name = i == beta_ ? names[1] : i == gamma_ ? names[2] : i == mean_ ? names[3] : names[4];
       NN_CHECK(in[i]->shape() == ps) << "BatchNormalization: " << name << " (input " << i << ") has shape "
-                                     << to_string(in[i]->shape()) << ", expected " << to_string(ps)
-                                     << " for x " << to_string(xs);
+                                     << to_string(in[i]->shape()) << ", expected " << to_string(ps) << " for x "
+                                     << to_string(xs);
     }
     out[0]->reshape(xs, true);
     for (size_t o = 1; o < out.size(); ++o) out[o]->reshape(ps, true);

@@ -28,15 +28,14 @@ class FusedBatchNormalization : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const std::string nl = attrs_.get_string("nonlinearity");
-    NN_CHECK(nl == "relu") << "FusedBatchNormalization: nonlinearity '" << nl
-                           << "' is not supported (only relu)";
+    NN_CHECK(nl == "relu") << "FusedBatchNormalization: nonlinearity '" << nl << "' is not supported (only relu)";
     bn_out_ = Variable::create();
     bn_->setup(bn_inputs(in), bn_outputs(out));
     out[0]->reshape(bn_out_->shape(), true);
     if (in.size() == 6) {
       NN_CHECK(in[5]->shape() == in[0]->shape())
-          << "FusedBatchNormalization: z (input 5) has shape " << to_string(in[5]->shape())
-          << ", expected x's " << to_string(in[0]->shape());
+          << "FusedBatchNormalization: z (input 5) has shape " << to_string(in[5]->shape()) << ", expected x's "
+          << to_string(in[0]->shape());
     }
   }
 
@@ -91,8 +90,7 @@ class SyncBatchNormalization : public Function {
   void setup_impl(const Variables& in, const Variables& out) override {
     bn_->setup(in, out);
     const Shape& xs = in[0]->shape();
-    const int axis =
-        normalize_axis(attrs_.get_ints("axes")[0], xs.size(), "SyncBatchNormalization: axis");
+    const int axis = normalize_axis(attrs_.get_ints("axes")[0], xs.size(), "SyncBatchNormalization: axis");
     outer_ = shape_size(xs, 0, axis);
     channels_ = xs[axis];
     inner_ = shape_size(xs, axis + 1, xs.size());
@@ -125,8 +123,7 @@ class SyncBatchNormalization : public Function {
   template <class F>
   std::vector<double> global_sums(int per_channel, F&& f) const {
     std::vector<double> sums(size_t(channels_ * per_channel + 1), 0.0);
-    for (int64_t c = 0; c < channels_; ++c)
-      for_channel(c, [&](int64_t i) { f(i, c, &sums[c * per_channel]); });
+    for (int64_t c = 0; c < channels_; ++c) for_channel(c, [&](int64_t i) { f(i, c, &sums[c * per_channel]); });
     sums.back() = double(outer_ * inner_);
     all_reduce_sum_(sums.data(), sums.size());
     return sums;
@@ -138,8 +135,8 @@ class SyncBatchNormalization : public Function {
     const double n = sums.back();
     mean_.resize(size_t(channels_));
     for (int64_t c = 0; c < channels_; ++c) mean_[c] = sums[c] / n;
-    const auto sq = global_sums(
-        1, [&](int64_t i, int64_t c, double* s) { s[0] += (x[i] - mean_[c]) * (x[i] - mean_[c]); });
+    const auto sq =
+        global_sums(1, [&](int64_t i, int64_t c, double* s) { s[0] += (x[i] - mean_[c]) * (x[i] - mean_[c]); });
     var_.resize(size_t(channels_));
     float* rm = in[3]->data()->cast<float>();
     float* rv = in[4]->data()->cast<float>();
@@ -186,8 +183,7 @@ class SyncBatchNormalization : public Function {
       const double mean_dy = global[2 * c] / n, mean_dy_xc = global[2 * c + 1] / n;
       for_channel(c, [&](int64_t i) {
         const double xc = x[i] - mean_[c];
-        store_grad(dx, i, float(g * inv_std * (dy[i] - mean_dy - xc * mean_dy_xc * inv_std * inv_std)),
-                   accum[0]);
+        store_grad(dx, i, float(g * inv_std * (dy[i] - mean_dy - xc * mean_dy_xc * inv_std * inv_std)), accum[0]);
       });
     }
   }
@@ -195,29 +191,29 @@ class SyncBatchNormalization : public Function {
   FunctionPtr bn_;
   double decay_, eps_;
   int64_t outer_ = 1, channels_ = 1, inner_ = 1;
-  std::vector<double> mean_, var_;  // global batch statistics of the last synchronized forward
+  std::vector<double> mean_, var_;      // global batch statistics of the last synchronized forward
   ProcessAllReduceSum all_reduce_sum_;  // the process group's sum, taken when a pass starts
 };
 
 }  // namespace
 
 void register_fused_batch_normalization(OpRegistry& r) {
-  register_cpu<FusedBatchNormalization>(
-      r, SchemaBuilder("FusedBatchNormalization", "Normalization")
-             .doc("batch normalization, optional residual add of z, then ReLU")
-             .in("x")
-             .in_param("beta")
-             .in_param("gamma")
-             .in("mean")
-             .in("variance")
-             .in_optional("z")
-             .arg("axes", AttrType::kInts, AttrValue(std::vector<int64_t>{1}))
-             .arg("decay_rate", AttrType::kFloat, AttrValue(0.9))
-             .arg("eps", AttrType::kFloat, AttrValue(1e-5))
-             .arg("batch_stat", AttrType::kBool, AttrValue(true))
-             .arg("nonlinearity", AttrType::kString, AttrValue(std::string("relu")))
-             .out("y")
-             .build());
+  register_cpu<FusedBatchNormalization>(r,
+                                        SchemaBuilder("FusedBatchNormalization", "Normalization")
+                                            .doc("batch normalization, optional residual add of z, then ReLU")
+                                            .in("x")
+                                            .in_param("beta")
+                                            .in_param("gamma")
+                                            .in("mean")
+                                            .in("variance")
+                                            .in_optional("z")
+                                            .arg("axes", AttrType::kInts, AttrValue(std::vector<int64_t>{1}))
+                                            .arg("decay_rate", AttrType::kFloat, AttrValue(0.9))
+                                            .arg("eps", AttrType::kFloat, AttrValue(1e-5))
+                                            .arg("batch_stat", AttrType::kBool, AttrValue(true))
+                                            .arg("nonlinearity", AttrType::kString, AttrValue(std::string("relu")))
+                                            .out("y")
+                                            .build());
 }
 
 void register_sync_batch_normalization(OpRegistry& r) {

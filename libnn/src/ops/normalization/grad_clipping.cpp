@@ -33,7 +33,8 @@ class ClipGradByValue : public Function {
     const float* dy = out_grad(out[0]);
     float* dx = in_grad(in[0], accum[0]);
     const bool acc = accum[0];
-    parallel_for(in[0]->size(), [&](int64_t i) { store_grad(dx, i, std::min(std::max(dy[i], lo[i]), hi[i]), acc); });
+    parallel_for(in[0]->size(),
+                 [&](int64_t i) { store_grad(dx, i, std::min(std::max(dy[i], lo[i]), hi[i]), acc); });
   }
 };
 

@@ -29,8 +29,7 @@ class TensorNormalization : public StatNormalization {
  protected:
   NormLayout make_layout(const Variables& in) override {
     const Shape& xs = in[0]->shape();
-    const Shape stat =
-        keep_dims_on(xs, axes_of(attrs_.get_ints("axes"), xs.size(), "TensorNormalization: axes"));
+    const Shape stat = keep_dims_on(xs, axes_of(attrs_.get_ints("axes"), xs.size(), "TensorNormalization: axes"));
     check_param(in, beta_, "beta", stat);
     check_param(in, gamma_, "gamma", stat);
     return {xs, stat, stat, stat};
@@ -46,8 +45,7 @@ class LayerNormalization : public StatNormalization {
  protected:
   NormLayout make_layout(const Variables& in) override {
     const Shape& xs = in[0]->shape();
-    const auto batch =
-        axes_of(attrs_.get_ints("batch_axis"), xs.size(), "LayerNormalization: batch_axis");
+    const auto batch = axes_of(attrs_.get_ints("batch_axis"), xs.size(), "LayerNormalization: batch_axis");
     Shape param = xs;
     for (int a : batch) param[a] = 1;
     check_param(in, beta_, "beta", param);
@@ -75,9 +73,9 @@ class InstanceNormalization : public StatNormalization {
       const Shape& ps = in[index]->shape();
       bool ok = ps.size() == adapt.size() && ps[channel] == adapt[channel];
       for (size_t d = 0; ok && d < ps.size(); ++d) ok = ps[d] == 1 || ps[d] == adapt[d];
-      NN_CHECK(ok) << "InstanceNormalization: " << name << " (input " << index << ") has shape "
-                   << to_string(ps) << ", expected " << to_string(adapt)
-                   << " or a broadcast of it keeping channel axis " << channel << ", for x " << to_string(xs);
+      NN_CHECK(ok) << "InstanceNormalization: " << name << " (input " << index << ") has shape " << to_string(ps)
+                   << ", expected " << to_string(adapt) << " or a broadcast of it keeping channel axis " << channel
+                   << ", for x " << to_string(xs);
     };
     check(beta_, "beta");
     check(gamma_, "gamma");
@@ -157,8 +155,7 @@ void finish_affine_norm(OpRegistry& r, SchemaBuilder& b, FunctionFactory f) {
 }  // namespace
 
 void register_tensor_normalization(OpRegistry& r) {
-  auto b =
-      affine_norm_schema("TensorNormalization", "standardize per element of `axes`, then scale and shift");
+  auto b = affine_norm_schema("TensorNormalization", "standardize per element of `axes`, then scale and shift");
   b.arg("axes", AttrType::kInts, AttrValue(std::vector<int64_t>{1}));
   finish_affine_norm(r, b, make_factory<TensorNormalization>());
 }
@@ -170,8 +167,7 @@ void register_layer_normalization(OpRegistry& r) {
 }
 
 void register_instance_normalization(OpRegistry& r) {
-  auto b =
-      affine_norm_schema("InstanceNormalization", "standardize each (sample, channel) over the other axes");
+  auto b = affine_norm_schema("InstanceNormalization", "standardize each (sample, channel) over the other axes");
   b.arg("channel_axis", AttrType::kInt, AttrValue(int64_t(1)))
       .arg("batch_axis", AttrType::kInts, AttrValue(std::vector<int64_t>{0}));
   finish_affine_norm(r, b, make_factory<InstanceNormalization>());

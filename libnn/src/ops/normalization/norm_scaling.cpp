@@ -57,10 +57,7 @@ class NormNormalization : public Function {
       for (int64_t r : plan_.red_offsets) {
         const int64_t i = plan_.out_offsets[o] + r;
         const double xi = x[i];
-        const double dn = std::pow(n, 1 - p_) * std::pow(std::fabs(xi), p_ - 1) *
-                          (xi > 0   ? 1
-                           : xi < 0 ? -1
-                                    : 0);
+        const double dn = std::pow(n, 1 - p_) * std::pow(std::fabs(xi), p_ - 1) * (xi > 0 ? 1 : xi < 0 ? -1 : 0);
         store_grad(dx, i, float(dy[i] / n - dot / (n * n) * dn), accum[0]);
       }
     }
@@ -135,9 +132,8 @@ class WeightNormalization : public Function {
       const double s = scale_[k];
       if (dg) store_grad(dg, k, float(dot * s), accum[1]);
       if (dw)
-        for_channel(k, [&](int64_t i) {
-          store_grad(dw, i, float(g[k] * s * (dy[i] - s * s * w[i] * dot)), accum[0]);
-        });
+        for_channel(
+            k, [&](int64_t i) { store_grad(dw, i, float(g[k] * s * (dy[i] - s * s * w[i] * dot)), accum[0]); });
     }
   }
 

@@ -29,9 +29,8 @@ class SpectralNorm : public Function {
     NN_CHECK(int(out.size()) == num_outputs({})) << "SpectralNorm: expects " << num_outputs({}) << " outputs";
     rows_ = ws[dim];
     cols_ = rows_ > 0 ? in[0]->size() / rows_ : 0;
-    NN_CHECK(in[1]->size() == rows_) << "SpectralNorm: u has shape " << to_string(in[1]->shape())
-                                     << ", expected " << rows_ << " elements (w " << to_string(ws) << ", dim "
-                                     << dim << ")";
+    NN_CHECK(in[1]->size() == rows_) << "SpectralNorm: u has shape " << to_string(in[1]->shape()) << ", expected "
+                                     << rows_ << " elements (w " << to_string(ws) << ", dim " << dim << ")";
     // Flat w index of M[r][c]: dim moved to the front, the other axes in order.
     const Shape strides = shape_strides(ws);
     Shape rest;

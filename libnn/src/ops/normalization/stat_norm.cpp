@@ -39,12 +39,11 @@ StatNormalization::StatNormalization(const OpSchema& s, const Context& c, const 
   gamma_ = no_scale_ ? -1 : (no_bias_ ? 1 : 2);
 }
 
-void StatNormalization::check_param(const Variables& in, int index, const char* name,
-                                    const Shape& want) const {
+void StatNormalization::check_param(const Variables& in, int index, const char* name, const Shape& want) const {
   if (index < 0) return;
-  NN_CHECK(in[index]->shape() == want)
-      << type() << ": " << name << " (input " << index << ") has shape " << to_string(in[index]->shape())
-      << ", expected " << to_string(want) << " for x " << to_string(in[0]->shape());
+  NN_CHECK(in[index]->shape() == want) << type() << ": " << name << " (input " << index << ") has shape "
+                                       << to_string(in[index]->shape()) << ", expected " << to_string(want)
+                                       << " for x " << to_string(in[0]->shape());
 }
 
 void StatNormalization::setup_impl(const Variables& in, const Variables& out) {
@@ -110,8 +109,8 @@ void StatNormalization::forward_impl(const Variables& in, const Variables& out) 
   }
 }
 
-void StatNormalization::backward_impl(const Variables& in, const Variables& out,
-                                      const std::vector<bool>& prop, const std::vector<bool>& accum) {
+void StatNormalization::backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                                      const std::vector<bool>& accum) {
   if (contiguous_) {
     backward_contiguous(in, out, prop, accum);
     return;

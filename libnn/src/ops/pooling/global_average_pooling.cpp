@@ -87,12 +87,11 @@ class GlobalAveragePooling : public Function {
 }  // namespace
 
 void register_global_average_pooling(OpRegistry& r) {
-  register_cpu<GlobalAveragePooling>(
-      r, SchemaBuilder("GlobalAveragePooling", "Neural Network Layer")
-             .doc("mean over all axes after the channel axis, kept as (N, C, 1, 1)")
-             .in("x")
-             .out("y")
-             .build());
+  register_cpu<GlobalAveragePooling>(r, SchemaBuilder("GlobalAveragePooling", "Neural Network Layer")
+                                            .doc("mean over all axes after the channel axis, kept as (N, C, 1, 1)")
+                                            .in("x")
+                                            .out("y")
+                                            .build());
 }
 
 }  // namespace nn::ops

@@ -88,7 +88,8 @@ class MaxPooling : public Function {
   // over all channels at once, output channels-last; no argmax (no backward follows).
   bool forward_channels_last(const Variables& in, const Variables& out) {
     const PoolPlan& p = plan_;
-    if (p.kernel.size() != 2 || attrs_.get_bool("channel_last") || !held_channels_last(*in[0]->data())) return false;
+    if (p.kernel.size() != 2 || attrs_.get_bool("channel_last") || !held_channels_last(*in[0]->data()))
+      return false;
     const Shape& xs = in[0]->shape();
     const int64_t c = xs[1], h = xs[2], w = xs[3], oh = p.out[0], ow = p.out[1];
     const float* x = static_cast<const float*>(in[0]->data()->get_raw(channels_last_key()));
@@ -154,8 +155,8 @@ class MaxPooling : public Function {
   }
 
   // Output columns [j0, j1) of output row i, one window at a time (first maximum wins, as upstream).
-  static void max_2d_columns(const PoolPlan& p, const float* xm, int64_t i, int64_t j0, int64_t j1,
-                             float* yrow, int32_t* arow) {
+  static void max_2d_columns(const PoolPlan& p, const float* xm, int64_t i, int64_t j0, int64_t j1, float* yrow,
+                             int32_t* arow) {
     const int64_t w = p.in[1], r0 = p.lo[0][size_t(i)], r1 = p.hi[0][size_t(i)];
     for (int64_t j = j0; j < j1; ++j) {
       const int64_t c0 = p.lo[1][size_t(j)], c1 = p.hi[1][size_t(j)];

@@ -1,4 +1,5 @@
-// plan_pooling and unpooling_kernel: argument checks, output shape and per-axis window tables for the pooling functions.
+// plan_pooling and unpooling_kernel: argument checks, output shape and per-axis window tables for the pooling
+// functions.
 #include "ops/pooling/pooling_common.hpp"
 
 #include <algorithm>
@@ -42,9 +43,8 @@ PoolPlan plan_pooling(const std::string& fn, const Shape& x, const Attrs& attrs)
   p.padded_len.resize(nd);
   for (size_t d = 0; d < nd; ++d) {
     const int64_t w = p.in[d], k = p.kernel[d], s = p.stride[d], pad = p.pad[d];
-    NN_CHECK(k >= 1 && s >= 1 && pad >= 0)
-        << fn << ": kernel " << to_string(p.kernel) << ", stride " << to_string(p.stride) << ", pad "
-        << to_string(p.pad) << " invalid";
+    NN_CHECK(k >= 1 && s >= 1 && pad >= 0) << fn << ": kernel " << to_string(p.kernel) << ", stride "
+                                           << to_string(p.stride) << ", pad " << to_string(p.pad) << " invalid";
     // C++ division truncates toward zero, as upstream's int arithmetic does.
     const int64_t o = (w + pad - (ignore_border ? k - pad : 1)) / s + 1;
     NN_CHECK(o > 0) << fn << ": input " << to_string(x) << " is too small for kernel " << to_string(p.kernel)

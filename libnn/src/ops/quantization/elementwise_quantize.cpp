@@ -150,16 +150,15 @@ class Prune : public SteQuantizer {
 }  // namespace
 
 void register_fixed_point_quantize(OpRegistry& r) {
-  register_cpu<FixedPointQuantize>(
-      r, SchemaBuilder("FixedPointQuantize", "Quantization Neural Network Layers")
-             .doc("uniform fixed-point quantization with a straight-through gradient")
-             .in("x")
-             .arg("sign", AttrType::kBool, AttrValue(true))
-             .arg("n", AttrType::kInt, AttrValue(int64_t(8)))
-             .arg("delta", AttrType::kFloat, AttrValue(0.0625))
-             .arg("ste_fine_grained", AttrType::kBool, AttrValue(true))
-             .out("y")
-             .build());
+  register_cpu<FixedPointQuantize>(r, SchemaBuilder("FixedPointQuantize", "Quantization Neural Network Layers")
+                                          .doc("uniform fixed-point quantization with a straight-through gradient")
+                                          .in("x")
+                                          .arg("sign", AttrType::kBool, AttrValue(true))
+                                          .arg("n", AttrType::kInt, AttrValue(int64_t(8)))
+                                          .arg("delta", AttrType::kFloat, AttrValue(0.0625))
+                                          .arg("ste_fine_grained", AttrType::kBool, AttrValue(true))
+                                          .out("y")
+                                          .build());
 }
 void register_pow2_quantize(OpRegistry& r) {
   register_cpu<Pow2Quantize>(r, SchemaBuilder("Pow2Quantize", "Quantization Neural Network Layers")

@@ -51,13 +51,11 @@ class QuantizeLinear : public LinearQuantBase {
     LinearQuantBase::setup_impl(in, out);
     round_mode_ = attrs_.get_string("round_mode");
     NN_CHECK(round_mode_ == "HALF_AWAY_FROM_ZERO" || round_mode_ == "HALF_TO_EVEN")
-        << "QuantizeLinear: round_mode must be HALF_AWAY_FROM_ZERO or HALF_TO_EVEN, got '" << round_mode_
-        << "'";
+        << "QuantizeLinear: round_mode must be HALF_AWAY_FROM_ZERO or HALF_TO_EVEN, got '" << round_mode_ << "'";
     const bool narrow = attrs_.get_bool("narrow_range");
     const int64_t dtype = attrs_.get_int("dtype");
     // nnabla dtype numbers (numpy's): 1 = int8, 2 = uint8.
-    NN_CHECK(dtype == 1 || dtype == 2)
-        << "QuantizeLinear: dtype must be 1 (int8) or 2 (uint8), got " << dtype;
+    NN_CHECK(dtype == 1 || dtype == 2) << "QuantizeLinear: dtype must be 1 (int8) or 2 (uint8), got " << dtype;
     min_ = dtype == 1 ? (narrow ? -127.f : -128.f) : (narrow ? 1.f : 0.f);
     max_ = dtype == 1 ? 127.f : 255.f;
   }

@@ -18,9 +18,8 @@ class MinMaxQuantize : public Function {
     const Shape& xs = in[0]->shape();
     const Shape& qs = in[1]->shape();
     for (int i = 2; i < 5; ++i)
-      NN_CHECK(in[i]->shape() == qs)
-          << "MinMaxQuantize: qr_min, qr_max, ql_min and ql_max must have the same "
-          << "shape, got " << to_string(qs) << " and " << to_string(in[i]->shape());
+      NN_CHECK(in[i]->shape() == qs) << "MinMaxQuantize: qr_min, qr_max, ql_min and ql_max must have the same "
+                                     << "shape, got " << to_string(qs) << " and " << to_string(in[i]->shape());
     NN_CHECK(broadcastable_to(qs, xs)) << "MinMaxQuantize: x shape " << to_string(xs) << " and range shape "
                                        << to_string(qs) << " must match except where the range has size 1";
     bcast_ = BroadcastIndex(xs, qs);

@@ -10,10 +10,11 @@ class ArgExtreme : public Function {
  public:
   ArgExtreme(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), args_(attrs_) {}
   bool grad_depends_input_data(int, int) const override { return false; }
-  int num_outputs(const std::vector<Shape>&) const override { return args_.with_index && !args_.only_index ? 2 : 1; }
+  int num_outputs(const std::vector<Shape>&) const override {
+    return args_.with_index && !args_.only_index ? 2 : 1;
+  }
 
  protected:
-
   void setup_impl(const Variables& in, const Variables& out) override {
     NN_CHECK(in[0]->size() > 0) << type() << ": cannot reduce an empty array of shape "
                                 << to_string(in[0]->shape());

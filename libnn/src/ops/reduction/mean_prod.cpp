@@ -31,8 +31,7 @@ class Mean : public ReductionBase {
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
     if (!prop[0]) return;
-    broadcast_back(plan_, out_grad(out[0]), in_grad(in[0], accum[0]), accum[0],
-                   1.f / float(plan_.reduce_size));
+    broadcast_back(plan_, out_grad(out[0]), in_grad(in[0], accum[0]), accum[0], 1.f / float(plan_.reduce_size));
   }
 };
 

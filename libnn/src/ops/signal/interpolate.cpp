@@ -33,8 +33,8 @@ class Interpolate : public Function {
         << "Interpolate: mode must be 'linear' or 'nearest', got '" << mode << "'";
     NN_CHECK(!(align && half_pixel)) << "Interpolate: align_corners and half_pixel cannot both be true";
     NN_CHECK(!attrs_.get_bool("channel_last")) << "Interpolate: channel_last=true is not supported";
-    NN_CHECK(int(xs.size()) >= nd) << "Interpolate: input " << to_string(xs)
-                                   << " has fewer dims than output_size " << to_string(out_size_);
+    NN_CHECK(int(xs.size()) >= nd) << "Interpolate: input " << to_string(xs) << " has fewer dims than output_size "
+                                   << to_string(out_size_);
     for (auto s : out_size_)
       NN_CHECK(s > 0) << "Interpolate: output_size " << to_string(out_size_) << " must be positive";
     Shape ys = xs;

@@ -9,14 +9,7 @@
 namespace nn::ops {
 namespace {
 
-enum class CoordMode {
-  kHalfPixel,
-  kPytorchHalfPixel,
-  kAlignCorners,
-  kAsymmetric,
-  kTfHalfPixelForNN,
-  kTfCrop
-};
+enum class CoordMode { kHalfPixel, kPytorchHalfPixel, kAlignCorners, kAsymmetric, kTfHalfPixelForNN, kTfCrop };
 enum class NearestMode { kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil };
 
 CoordMode parse_coord_mode(const std::string& s) {
@@ -84,8 +77,7 @@ class ONNXResize : public Function {
     Shape ys(ndim);
     std::vector<float> scales(ndim);
     if (!sizes.empty()) {
-      NN_CHECK(sizes.size() == ndim) << "ONNXResize: sizes " << to_string(sizes)
-                                     << " must have one entry per "
+      NN_CHECK(sizes.size() == ndim) << "ONNXResize: sizes " << to_string(sizes) << " must have one entry per "
                                      << "dimension of input " << to_string(xs);
       for (size_t d = 0; d < ndim; ++d) {
         ys[d] = sizes[d];
@@ -93,8 +85,8 @@ class ONNXResize : public Function {
       }
     } else {
       NN_CHECK(scales_arg.size() == ndim)
-          << "ONNXResize: scales (" << scales_arg.size()
-          << " values) must have one entry per dimension of input " << to_string(xs);
+          << "ONNXResize: scales (" << scales_arg.size() << " values) must have one entry per dimension of input "
+          << to_string(xs);
       for (size_t d = 0; d < ndim; ++d) {
         scales[d] = float(scales_arg[d]);
         NN_CHECK(scales[d] > 0.f) << "ONNXResize: scale " << scales_arg[d] << " of axis " << d
@@ -103,15 +95,15 @@ class ONNXResize : public Function {
       }
     }
     for (size_t d = 0; d < ndim; ++d)
-      NN_CHECK(ys[d] > 0 && xs[d] > 0) << "ONNXResize: input " << to_string(xs) << " resized to "
-                                       << to_string(ys) << " has an empty dimension";
+      NN_CHECK(ys[d] > 0 && xs[d] > 0) << "ONNXResize: input " << to_string(xs) << " resized to " << to_string(ys)
+                                       << " has an empty dimension";
 
     // Leading axes with scale 1 are batch-like; the rest are resized (a scale-1 axis among them is copied).
     first_resized_ = 0;
     while (first_resized_ < ndim && scales[first_resized_] == 1.f) ++first_resized_;
     if (coord_ == CoordMode::kTfCrop) {
-      NN_CHECK(roi.size() == 2 * ndim) << "ONNXResize: roi has " << roi.size() << " values, expected "
-                                       << 2 * ndim << " (starts and ends) for input " << to_string(xs);
+      NN_CHECK(roi.size() == 2 * ndim) << "ONNXResize: roi has " << roi.size() << " values, expected " << 2 * ndim
+                                       << " (starts and ends) for input " << to_string(xs);
       for (size_t d = 0; d < first_resized_; ++d)
         NN_CHECK(roi[d] == 0.0 && roi[ndim + d] == 1.0)
             << "ONNXResize: roi of the unresized axis " << d << " must be (0, 1), got (" << roi[d] << ", "
@@ -133,16 +125,11 @@ class ONNXResize : public Function {
     const float x = float(o), lo = float(out_size), li = float(in_size);
     if (scale == 1.f) return x;
     switch (coord_) {
-      case CoordMode::kHalfPixel:
-        return (x + 0.5f) / scale - 0.5f;
-      case CoordMode::kPytorchHalfPixel:
-        return lo > 1.f ? (x + 0.5f) / scale - 0.5f : 0.f;
-      case CoordMode::kAlignCorners:
-        return lo == 1.f ? 0.f : x * (li - 1.f) / (lo - 1.f);
-      case CoordMode::kAsymmetric:
-        return x / scale;
-      case CoordMode::kTfHalfPixelForNN:
-        return (x + 0.5f) / scale;
+      case CoordMode::kHalfPixel: return (x + 0.5f) / scale - 0.5f;
+      case CoordMode::kPytorchHalfPixel: return lo > 1.f ? (x + 0.5f) / scale - 0.5f : 0.f;
+      case CoordMode::kAlignCorners: return lo == 1.f ? 0.f : x * (li - 1.f) / (lo - 1.f);
+      case CoordMode::kAsymmetric: return x / scale;
+      case CoordMode::kTfHalfPixelForNN: return (x + 0.5f) / scale;
       case CoordMode::kTfCrop:
         return lo > 1.f ? start * (li - 1.f) + x * (end - start) * (li - 1.f) / (lo - 1.f)
                         : 0.5f * (start + end) * (li - 1.f);
@@ -152,14 +139,10 @@ class ONNXResize : public Function {
 
   int64_t nearest_index(float f) const {
     switch (nearest_) {
-      case NearestMode::kRoundPreferCeil:
-        return int64_t(std::round(f));
-      case NearestMode::kFloor:
-        return int64_t(std::floor(f));
-      case NearestMode::kCeil:
-        return int64_t(std::ceil(f));
-      case NearestMode::kRoundPreferFloor:
-        break;
+      case NearestMode::kRoundPreferCeil: return int64_t(std::round(f));
+      case NearestMode::kFloor: return int64_t(std::floor(f));
+      case NearestMode::kCeil: return int64_t(std::ceil(f));
+      case NearestMode::kRoundPreferFloor: break;
     }
     return f == std::floor(f) + 0.5f ? int64_t(std::floor(f)) : int64_t(std::round(f));
   }

@@ -89,8 +89,8 @@ inline void pad_rows(const std::string& mode, const double* src, double* dst, in
       dst[b * np + i] = s < 0 ? 0.0 : src[b * n + s];
     }
 }
-inline void unpad_rows_adjoint(const std::string& mode, const double* src, double* dst, int64_t batch,
-                               int64_t n, int64_t pad) {
+inline void unpad_rows_adjoint(const std::string& mode, const double* src, double* dst, int64_t batch, int64_t n,
+                               int64_t pad) {
   const int64_t np = n + 2 * pad;
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t i = 0; i < np; ++i) {
@@ -100,8 +100,8 @@ inline void unpad_rows_adjoint(const std::string& mode, const double* src, doubl
 }
 
 // Analysis: y_r/y_i[b, w, f] = sum_t x[b, f*stride + t] * wr/wi[w, t]; x rows have `length` samples.
-inline void analyze(const Params& p, const std::vector<double>& wr, const std::vector<double>& wi,
-                    const double* x, int64_t batch, int64_t length, int64_t frames, double* yr, double* yi) {
+inline void analyze(const Params& p, const std::vector<double>& wr, const std::vector<double>& wi, const double* x,
+                    int64_t batch, int64_t length, int64_t frames, double* yr, double* yi) {
   const int64_t n = p.fft_size, bins = p.bins();
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t w = 0; w < bins; ++w)

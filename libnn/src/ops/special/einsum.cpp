@@ -110,8 +110,7 @@ EinsumPlan plan_einsum(const std::string& equation, const std::vector<Shape>& sh
         const bool is_ellipsis = int64_t(v) < ell;
         if (is_ellipsis) {
           NN_CHECK(n == 1 || p.sizes[v] == 1 || n == p.sizes[v])
-              << "Einsum: ellipsis dims of " << to_string(shape) << " do not broadcast in '" << equation
-              << "'";
+              << "Einsum: ellipsis dims of " << to_string(shape) << " do not broadcast in '" << equation << "'";
           p.sizes[v] = std::max(p.sizes[v], n);
         } else {
           NN_CHECK(p.sizes[v] < 0 || p.sizes[v] == n)

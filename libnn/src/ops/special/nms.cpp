@@ -184,17 +184,17 @@ void register_nms_detection2d(OpRegistry& r) {
                                       .build());
 }
 void register_onnx_non_max_suppression(OpRegistry& r) {
-  register_cpu<ONNXNonMaxSuppression>(
-      r, SchemaBuilder("ONNXNonMaxSuppression", "Unsupported, Special Use")
-             .doc("ONNX NonMaxSuppression: selected (batch, class, box) indices")
-             .in("boxes")
-             .in("scores")
-             .arg("center_point_box", AttrType::kInt, AttrValue(int64_t(0)))
-             .arg("max_output_boxes_per_class", AttrType::kInt, AttrValue(int64_t(0)))
-             .arg("iou_threshold", AttrType::kFloat, AttrValue(0.0))
-             .arg("score_threshold", AttrType::kFloat, AttrValue(0.0))
-             .out("y")
-             .build());
+  register_cpu<ONNXNonMaxSuppression>(r,
+                                      SchemaBuilder("ONNXNonMaxSuppression", "Unsupported, Special Use")
+                                          .doc("ONNX NonMaxSuppression: selected (batch, class, box) indices")
+                                          .in("boxes")
+                                          .in("scores")
+                                          .arg("center_point_box", AttrType::kInt, AttrValue(int64_t(0)))
+                                          .arg("max_output_boxes_per_class", AttrType::kInt, AttrValue(int64_t(0)))
+                                          .arg("iou_threshold", AttrType::kFloat, AttrValue(0.0))
+                                          .arg("score_threshold", AttrType::kFloat, AttrValue(0.0))
+                                          .out("y")
+                                          .build());
 }
 
 }  // namespace nn::ops

@@ -103,18 +103,18 @@ class PatchCorrelation : public Function {
 }  // namespace
 
 void register_patch_correlation(OpRegistry& r) {
-  register_cpu<PatchCorrelation>(
-      r, SchemaBuilder("PatchCorrelation", "Unsupported, Special Use")
-             .doc("correlation of x1 patches with shifted x2 patches")
-             .in("x1")
-             .in("x2")
-             .arg("patch", AttrType::kShape, AttrValue(std::vector<int64_t>{1, 1}))
-             .arg("shift", AttrType::kShape, AttrValue(std::vector<int64_t>{0, 0}))
-             .arg("patch_step", AttrType::kShape, AttrValue(std::vector<int64_t>{1, 1}))
-             .arg("shift_step", AttrType::kShape, AttrValue(std::vector<int64_t>{1, 1}))
-             .arg("padding", AttrType::kShape, AttrValue(std::vector<int64_t>{0, 0, 0, 0}))
-             .out("y")
-             .build());
+  register_cpu<PatchCorrelation>(r,
+                                 SchemaBuilder("PatchCorrelation", "Unsupported, Special Use")
+                                     .doc("correlation of x1 patches with shifted x2 patches")
+                                     .in("x1")
+                                     .in("x2")
+                                     .arg("patch", AttrType::kShape, AttrValue(std::vector<int64_t>{1, 1}))
+                                     .arg("shift", AttrType::kShape, AttrValue(std::vector<int64_t>{0, 0}))
+                                     .arg("patch_step", AttrType::kShape, AttrValue(std::vector<int64_t>{1, 1}))
+                                     .arg("shift_step", AttrType::kShape, AttrValue(std::vector<int64_t>{1, 1}))
+                                     .arg("padding", AttrType::kShape, AttrValue(std::vector<int64_t>{0, 0, 0, 0}))
+                                     .out("y")
+                                     .build());
 }
 
 }  // namespace nn::ops

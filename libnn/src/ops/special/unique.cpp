@@ -74,8 +74,7 @@ class Unique : public Function {
     std::vector<int64_t> pos(static_cast<size_t>(n));
     std::iota(pos.begin(), pos.end(), 0);
     if (!attrs_.get_bool("sorted"))
-      std::sort(pos.begin(), pos.end(),
-                [&](int64_t a, int64_t b) { return first[size_t(a)] < first[size_t(b)]; });
+      std::sort(pos.begin(), pos.end(), [&](int64_t a, int64_t b) { return first[size_t(a)] < first[size_t(b)]; });
     std::vector<int64_t> rank(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) rank[size_t(pos[size_t(i)])] = i;
 
@@ -93,12 +92,9 @@ class Unique : public Function {
       float* p = out_data(out[next++]);
       for (int64_t i = 0; i < len; ++i) p[i] = float(value(i));
     };
-    if (attrs_.get_bool("with_index"))
-      emit(n, [&](int64_t u) { return first[size_t(pos[size_t(u)])]; });
-    if (attrs_.get_bool("with_inverse"))
-      emit(rows, [&](int64_t r) { return rank[size_t(inverse[size_t(r)])]; });
-    if (attrs_.get_bool("with_counts"))
-      emit(n, [&](int64_t u) { return counts[size_t(pos[size_t(u)])]; });
+    if (attrs_.get_bool("with_index")) emit(n, [&](int64_t u) { return first[size_t(pos[size_t(u)])]; });
+    if (attrs_.get_bool("with_inverse")) emit(rows, [&](int64_t r) { return rank[size_t(inverse[size_t(r)])]; });
+    if (attrs_.get_bool("with_counts")) emit(n, [&](int64_t u) { return counts[size_t(pos[size_t(u)])]; });
   }
 
   bool flatten_ = true;

@@ -16,9 +16,7 @@ class Unlink : public Function {
   bool grad_depends_input_data(int, int) const override { return false; }
 
  protected:
-  void setup_impl(const Variables& in, const Variables& out) override {
-    out[0]->reshape(in[0]->shape(), true);
-  }
+  void setup_impl(const Variables& in, const Variables& out) override { out[0]->reshape(in[0]->shape(), true); }
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
@@ -115,8 +113,7 @@ class BitShift : public ForwardOnlyBinary {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const std::string dir = attrs_.get_string("direction");
-    NN_CHECK(dir == "LEFT" || dir == "RIGHT")
-        << "BitShift: direction must be LEFT or RIGHT, got '" << dir << "'";
+    NN_CHECK(dir == "LEFT" || dir == "RIGHT") << "BitShift: direction must be LEFT or RIGHT, got '" << dir << "'";
     left_ = dir == "LEFT";
     ForwardOnlyBinary::setup_impl(in, out);
   }

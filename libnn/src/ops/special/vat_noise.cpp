@@ -17,10 +17,9 @@ class VATNoise : public Function {
     const Shape& xs = in[0]->shape();
     const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis > 0 && base_axis < int64_t(xs.size()))
-        << "VATNoise: base_axis " << base_axis << " must be in [1, " << xs.size() << ") for x "
-        << to_string(xs);
-    NN_CHECK(xs == in[1]->shape()) << "VATNoise: x " << to_string(xs) << " and w "
-                                   << to_string(in[1]->shape()) << " must have the same shape";
+        << "VATNoise: base_axis " << base_axis << " must be in [1, " << xs.size() << ") for x " << to_string(xs);
+    NN_CHECK(xs == in[1]->shape()) << "VATNoise: x " << to_string(xs) << " and w " << to_string(in[1]->shape())
+                                   << " must have the same shape";
     row_ = 1;
     for (size_t d = size_t(base_axis); d < xs.size(); ++d) row_ *= xs[d];
     out[0]->reshape(xs, true);

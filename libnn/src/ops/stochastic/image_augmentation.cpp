@@ -20,8 +20,8 @@ class ImageAugmentation : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
     const Shape& xs = in[0]->shape();
-    NN_CHECK(xs.size() >= 2)
-        << "ImageAugmentation: input must have at least 2 dimensions (height, width), got " << to_string(xs);
+    NN_CHECK(xs.size() >= 2) << "ImageAugmentation: input must have at least 2 dimensions (height, width), got "
+                             << to_string(xs);
     Shape shape = attrs_.get_ints("shape", {});
     if (shape.empty()) shape = xs;  // default: x.shape
     NN_CHECK(shape.size() >= 2 && shape.size() <= xs.size())

@@ -101,8 +101,7 @@ class RandomChoice : public Function {
       if (!prop[k]) continue;
       float* g = in_grad_zeroed(in[k], accum[k]);
       for (int64_t b = 0; b < batches_; ++b)
-        for (int64_t d = 0; d < draws_; ++d)
-          g[b * population_ + chosen_[b * draws_ + d]] += dy[b * draws_ + d];
+        for (int64_t d = 0; d < draws_; ++d) g[b * population_ + chosen_[b * draws_ + d]] += dy[b * draws_ + d];
     }
   }
 
@@ -127,8 +126,7 @@ class RandomCrop : public Function {
     const Shape& xs = in[0]->shape();
     const int64_t base_axis = attrs_.get_int("base_axis");
     NN_CHECK(base_axis >= 0 && base_axis < int64_t(xs.size()))
-        << "RandomCrop: base_axis " << base_axis << " must be in [0, " << xs.size() << ") for x "
-        << to_string(xs);
+        << "RandomCrop: base_axis " << base_axis << " must be in [0, " << xs.size() << ") for x " << to_string(xs);
     Shape shape = attrs_.get_ints("shape", {});
     if (shape.empty()) shape = xs;  // default: x.shape (no crop)
     NN_CHECK(shape.size() <= xs.size())
@@ -160,8 +158,7 @@ class RandomCrop : public Function {
       const std::vector<int64_t>& start = starts_[s];
       for (int64_t i = 0; i < inner_size; ++i) {
         int64_t off = s * x_sample;
-        for (size_t d = 0; d < inner.size(); ++d)
-          off += (idx[d] + start[base_axis_ + d]) * xstr[base_axis_ + d];
+        for (size_t d = 0; d < inner.size(); ++d) off += (idx[d] + start[base_axis_ + d]) * xstr[base_axis_ + d];
         f(s * inner_size + i, off);
         for (int d = int(inner.size()) - 1; d >= 0; --d) {
           if (++idx[d] < inner[d]) break;

@@ -42,8 +42,7 @@ class RandomErase : public Function {
         << "RandomErase: area_ratios, aspect_ratios and replacements must have 2 values each";
     NN_CHECK(n_ > 0) << "RandomErase: n must be positive, got " << n_;
     NN_CHECK(base_axis >= 0 && int64_t(xs.size()) - base_axis == 3)
-        << "RandomErase: the axes from base_axis " << base_axis << " must be (C, H, W), got x "
-        << to_string(xs);
+        << "RandomErase: the axes from base_axis " << base_axis << " must be (C, H, W), got x " << to_string(xs);
     NN_CHECK(!attrs_.get_bool("channel_last")) << "RandomErase: channel_last is not supported";
     batches_ = shape_size(xs, 0, size_t(base_axis));
     channels_ = xs[base_axis];

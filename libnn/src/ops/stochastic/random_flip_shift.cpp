@@ -195,7 +195,8 @@ RemapSampleTables draw_flip_tables(RandomEngine& engine, const std::vector<bool>
 RemapSampleTables draw_shift_tables(RandomEngine& engine, const std::vector<int64_t>& shifts,
                                     const std::string& mode, const Shape& inner_shape) {
   std::vector<int64_t> shift(shifts.size());
-  for (size_t i = 0; i < shifts.size(); ++i) shift[i] = int64_t(engine() % uint32_t(2 * shifts[i] + 1)) - shifts[i];
+  for (size_t i = 0; i < shifts.size(); ++i)
+    shift[i] = int64_t(engine() % uint32_t(2 * shifts[i] + 1)) - shifts[i];
   const int nd = int(inner_shape.size());
   RemapSampleTables t(static_cast<size_t>(nd));
   for (int d = 0; d < nd; ++d) {

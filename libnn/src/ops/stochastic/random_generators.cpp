@@ -47,13 +47,12 @@ class Rand : public RandomGenerator {
  protected:
   void check_args() const override {
     NN_CHECK(attrs_.get_float("high") > attrs_.get_float("low"))
-        << "Rand: high " << attrs_.get_float("high") << " must be greater than low "
-        << attrs_.get_float("low");
+        << "Rand: high " << attrs_.get_float("high") << " must be greater than low " << attrs_.get_float("low");
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::uniform_real_distribution<float>(float(attrs_.get_float("low")),
-                                                    float(attrs_.get_float("high"))),
-              g, y, n);
+    fill_with(
+        std::uniform_real_distribution<float>(float(attrs_.get_float("low")), float(attrs_.get_float("high"))), g,
+        y, n);
   }
 };
 
@@ -64,12 +63,10 @@ class Randint : public RandomGenerator {
  protected:
   void check_args() const override {
     NN_CHECK(attrs_.get_int("high") > attrs_.get_int("low"))
-        << "Randint: high " << attrs_.get_int("high") << " must be greater than low "
-        << attrs_.get_int("low");
+        << "Randint: high " << attrs_.get_int("high") << " must be greater than low " << attrs_.get_int("low");
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::uniform_int_distribution<int64_t>(attrs_.get_int("low"), attrs_.get_int("high") - 1),
-              g, y, n);
+    fill_with(std::uniform_int_distribution<int64_t>(attrs_.get_int("low"), attrs_.get_int("high") - 1), g, y, n);
   }
 };
 
@@ -79,13 +76,11 @@ class Randn : public RandomGenerator {
 
  protected:
   void check_args() const override {
-    NN_CHECK(attrs_.get_float("sigma") > 0)
-        << "Randn: sigma must be positive, got " << attrs_.get_float("sigma");
+    NN_CHECK(attrs_.get_float("sigma") > 0) << "Randn: sigma must be positive, got " << attrs_.get_float("sigma");
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::normal_distribution<float>(float(attrs_.get_float("mu")),
-                                              float(attrs_.get_float("sigma"))),
-              g, y, n);
+    fill_with(std::normal_distribution<float>(float(attrs_.get_float("mu")), float(attrs_.get_float("sigma"))), g,
+              y, n);
   }
 };
 
@@ -97,12 +92,10 @@ class RandBinomial : public RandomGenerator {
   void check_args() const override {
     const double p = attrs_.get_float("p");
     NN_CHECK(attrs_.get_int("n") > 0 && p >= 0 && p <= 1)
-        << "RandBinomial: n must be positive and p in [0, 1], got n " << attrs_.get_int("n") << ", p "
-        << p;
+        << "RandBinomial: n must be positive and p in [0, 1], got n " << attrs_.get_int("n") << ", p " << p;
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::binomial_distribution<int64_t>(attrs_.get_int("n"), attrs_.get_float("p")), g, y,
-              n);
+    fill_with(std::binomial_distribution<int64_t>(attrs_.get_int("n"), attrs_.get_float("p")), g, y, n);
   }
 };
 
@@ -137,9 +130,8 @@ class RandGamma : public RandomGenerator {
         << attrs_.get_float("theta");
   }
   void fill(RandomEngine& g, float* y, int64_t n) override {
-    fill_with(std::gamma_distribution<float>(float(attrs_.get_float("k")),
-                                             float(attrs_.get_float("theta"))),
-              g, y, n);
+    fill_with(std::gamma_distribution<float>(float(attrs_.get_float("k")), float(attrs_.get_float("theta"))), g, y,
+              n);
   }
 };
 
@@ -170,16 +162,13 @@ void register_randn(OpRegistry& r) {
   register_generator<Randn>(r, "Randn", "normal samples N(mu, sigma^2)", {{"mu", 0.0}, {"sigma", 1.0}});
 }
 void register_rand_binomial(OpRegistry& r) {
-  register_generator<RandBinomial>(r, "RandBinomial", "binomial samples B(n, p)",
-                                   {{"n", int64_t(1)}, {"p", 0.5}});
+  register_generator<RandBinomial>(r, "RandBinomial", "binomial samples B(n, p)", {{"n", int64_t(1)}, {"p", 0.5}});
 }
 void register_rand_beta(OpRegistry& r) {
-  register_generator<RandBeta>(r, "RandBeta", "beta samples Beta(alpha, beta)",
-                               {{"alpha", 0.5}, {"beta", 0.5}});
+  register_generator<RandBeta>(r, "RandBeta", "beta samples Beta(alpha, beta)", {{"alpha", 0.5}, {"beta", 0.5}});
 }
 void register_rand_gamma(OpRegistry& r) {
-  register_generator<RandGamma>(r, "RandGamma", "gamma samples Gamma(k, theta)",
-                                {{"k", 0.5}, {"theta", 1.0}});
+  register_generator<RandGamma>(r, "RandGamma", "gamma samples Gamma(k, theta)", {{"k", 0.5}, {"theta", 1.0}});
 }
 
 }  // namespace nn::ops

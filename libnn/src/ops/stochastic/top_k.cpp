@@ -31,8 +31,8 @@ SampleLayout make_layout(const char* fname, const Shape& xs, int64_t base_axis, 
   SampleLayout l;
   l.outer = shape_size(xs, 0, size_t(base_axis));
   l.inner = shape_size(xs, size_t(base_axis), xs.size());
-  NN_CHECK(k >= 1 && k <= l.inner) << fname << ": k=" << k << " must be in [1, " << l.inner
-                                   << "] for x shape " << to_string(xs) << " and base_axis " << base_axis;
+  NN_CHECK(k >= 1 && k <= l.inner) << fname << ": k=" << k << " must be in [1, " << l.inner << "] for x shape "
+                                   << to_string(xs) << " and base_axis " << base_axis;
   l.k = k;
   return l;
 }
@@ -65,8 +65,10 @@ class TopKData : public Function {
       int64_t* pos = positions_.data() + s * k;
       top_k_positions(x + s * inner, inner, k, use_abs, largest, pos);
       for (int64_t j = 0; j < k; ++j) {
-        if (reduce_) y[s * k + j] = x[s * inner + pos[j]];
-        else y[s * inner + pos[j]] = x[s * inner + pos[j]];
+        if (reduce_)
+          y[s * k + j] = x[s * inner + pos[j]];
+        else
+          y[s * inner + pos[j]] = x[s * inner + pos[j]];
         if (with_index_) out_data(out[1])[s * k + j] = float(pos[j]);
       }
     }

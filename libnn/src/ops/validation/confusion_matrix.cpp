@@ -18,8 +18,8 @@ class ConfusionMatrix : public Function {
     axis_ = axis_argument(attrs_, xs);
     bool ok = ls.size() == xs.size();
     for (size_t d = 0; ok && d < xs.size(); ++d) ok = ls[d] == (int(d) == axis_ ? 1 : xs[d]);
-    NN_CHECK(ok) << "ConfusionMatrix: label shape " << to_string(ls) << " must equal input shape "
-                 << to_string(xs) << " with size 1 along axis " << axis_;
+    NN_CHECK(ok) << "ConfusionMatrix: label shape " << to_string(ls) << " must equal input shape " << to_string(xs)
+                 << " with size 1 along axis " << axis_;
     classes_ = xs[axis_];
     inner_ = shape_size(xs, axis_ + 1, xs.size());
     outer_ = shape_size(xs, 0, axis_);

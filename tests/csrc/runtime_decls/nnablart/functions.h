@@ -15,7 +15,7 @@ typedef enum { RT_FUNCTION_ERROR_NOERROR = 0 } rt_function_error_t;
 
 typedef struct {
   int size;
-  int *data;
+  int* data;
 } rt_list_t;
 
 typedef enum {
@@ -29,33 +29,33 @@ typedef struct {
   nn_data_type_t type : 4;
   unsigned int fp_pos : 4;
   float coefficient;
-  void *data;
+  void* data;
 } rt_variable_t;
 
 typedef struct rt_function rt_function_t;
 struct rt_function {
   int num_of_inputs;
-  rt_variable_t **inputs;
+  rt_variable_t** inputs;
   int num_of_outputs;
-  rt_variable_t **outputs;
-  rt_function_error_t (*exec_func)(rt_function_t *f);
-  rt_function_error_t (*free_local_context_func)(rt_function_t *f);
-  void *local_context;
+  rt_variable_t** outputs;
+  rt_function_error_t (*exec_func)(rt_function_t* f);
+  rt_function_error_t (*free_local_context_func)(rt_function_t* f);
+  void* local_context;
 };
 
-extern void *(*rt_variable_malloc_func)(size_t size);
-extern void (*rt_variable_free_func)(void *ptr);
-extern void *(*rt_malloc_func)(size_t size);
-extern void (*rt_free_func)(void *ptr);
+extern void* (*rt_variable_malloc_func)(size_t size);
+extern void (*rt_variable_free_func)(void* ptr);
+extern void* (*rt_malloc_func)(size_t size);
+extern void (*rt_free_func)(void* ptr);
 
-#define NNCLI_TEST_ENTRY_POINTS(snake)                          \
-  rt_function_error_t allocate_##snake##_local_context(rt_function_t *f); \
-  rt_function_error_t free_##snake##_local_context(rt_function_t *f);     \
-  rt_function_error_t exec_##snake(rt_function_t *f);
+#define NNCLI_TEST_ENTRY_POINTS(snake)                                    \
+  rt_function_error_t allocate_##snake##_local_context(rt_function_t* f); \
+  rt_function_error_t free_##snake##_local_context(rt_function_t* f);     \
+  rt_function_error_t exec_##snake(rt_function_t* f);
 
 #define NNCLI_TEST_CONTEXT(snake, fields) \
   typedef struct {                        \
-    fields void *data;                    \
+    fields void* data;                    \
   } snake##_local_context_t;              \
   NNCLI_TEST_ENTRY_POINTS(snake)
 
