@@ -13,33 +13,19 @@ const char* dtype_name(DType t);
 
 template <class T>
 struct DTypeOf;
-template <>
-struct DTypeOf<float> {
-  static constexpr DType value = DType::kFloat32;
-};
-template <>
-struct DTypeOf<double> {
-  static constexpr DType value = DType::kFloat64;
-};
-template <>
-struct DTypeOf<int32_t> {
-  static constexpr DType value = DType::kInt32;
-};
-template <>
-struct DTypeOf<int64_t> {
-  static constexpr DType value = DType::kInt64;
-};
-template <>
-struct DTypeOf<uint8_t> {
-  static constexpr DType value = DType::kUInt8;
-};
-template <>
-struct DTypeOf<int8_t> {
-  static constexpr DType value = DType::kInt8;
-};
-template <>
-struct DTypeOf<bool> {
-  static constexpr DType value = DType::kBool;
-};
+// DTypeOf<T>::value for each element type an array can hold.
+#define NN_DTYPE_OF(T, D)                    \
+  template <>                                \
+  struct DTypeOf<T> {                        \
+    static constexpr DType value = DType::D; \
+  }
+NN_DTYPE_OF(float, kFloat32);
+NN_DTYPE_OF(double, kFloat64);
+NN_DTYPE_OF(int32_t, kInt32);
+NN_DTYPE_OF(int64_t, kInt64);
+NN_DTYPE_OF(uint8_t, kUInt8);
+NN_DTYPE_OF(int8_t, kInt8);
+NN_DTYPE_OF(bool, kBool);
+#undef NN_DTYPE_OF
 
 }  // namespace nn

@@ -43,6 +43,12 @@ struct ConvGeometry {
   // Fills in/out sizes from the fields above (out must be set).
   void finalize();
   int64_t col_rows() const { return channels * kernel_size; }
+  // Floating-point operations of the whole convolution (multiply and add counted apart).
+  double flops(int64_t out_channels, int64_t group, int64_t batch) const {
+    double f = 2.0 * double(batch) * double(out_channels) * double(channels / group);
+    for (size_t d = 0; d < out.size(); ++d) f *= double(out[d]) * double(kernel[d]);
+    return f;
+  }
 };
 // Output size of a convolution along one axis (may be <= 0 for invalid configurations).
 int64_t conv_out_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation);

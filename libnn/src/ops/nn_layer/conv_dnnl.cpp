@@ -1,6 +1,7 @@
 // oneDNN convolution primitives (forward, backward data, backward weights) on plain NC[D]HW arrays: the
 // primitives pick their own blocked layouts and the arrays are reordered to and from them on each call.
 #include "ops/nn_layer/conv_dnnl.hpp"
+#include "ops/nn_layer/conv_dnnl_dims.hpp"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -68,28 +69,11 @@ DnnlConv::~DnnlConv() = default;
 
 std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_channels, int64_t group,
                                            int64_t batch) {
+  DnnlConvDims dims;
+  if (!dnnl_conv_dims(g, out_channels, group, batch, dims)) return nullptr;
+  const auto& [src, dst, wei, strides, dilates, pad_l, pad_r] = dims;
   const size_t spatial = g.in.size();
-  if (spatial < 1 || spatial > 3 || batch < 1 || group < 1) return nullptr;
-  memory::dims src{batch, g.channels}, dst{batch, out_channels}, wei, strides, dilates, pad_l, pad_r;
-  if (group > 1)
-    wei = {group, out_channels / group, g.channels / group};
-  else
-    wei = {out_channels, g.channels};
-  for (size_t d = 0; d < spatial; ++d) {
-    src.push_back(g.in[d]);
-    dst.push_back(g.out[d]);
-    wei.push_back(g.kernel[d]);
-    strides.push_back(g.stride[d]);
-    dilates.push_back(g.dilation[d] - 1);
-    pad_l.push_back(g.pad[d]);
-    // nnabla's output size floors: the right padding is what remains after the last window, none when the
-    // last window ends before the input does (a stride-2 layer leaving the last column unread).
-    const int64_t right =
-        (g.out[d] - 1) * g.stride[d] + g.dilation[d] * (g.kernel[d] - 1) + 1 - g.in[d] - g.pad[d];
-    pad_r.push_back(std::max<int64_t>(right, 0));
-  }
-  double flops = 2.0 * double(batch) * double(out_channels) * double(g.channels / group);
-  for (size_t d = 0; d < spatial; ++d) flops *= double(g.out[d]) * double(g.kernel[d]);
+  double flops = g.flops(out_channels, group, batch);
   const int threads = threads_for_flops(flops);
   ThreadScope scope(threads);
   try {

@@ -26,8 +26,7 @@ void InferenceConvSlot::reset(const ConvGeometry& g, int64_t out_channels, int64
   group_ = group;
   batch_ = batch;
   e_ = std::move(e);
-  flops_ = 2.0 * double(batch) * double(out_channels) * double(g.channels / group);
-  for (size_t d = 0; d < g.out.size(); ++d) flops_ *= double(g.out[d]) * double(g.kernel[d]);
+  flops_ = g.flops(out_channels, group, batch);
   tried_ = false;
   conv_.reset();
 }
