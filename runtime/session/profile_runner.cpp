@@ -5,6 +5,7 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <unordered_map>
 
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -26,13 +27,18 @@ class ItemTable {
  public:
   Item& get(const std::string& csv_name, const std::string& kind, const std::string& fname = "",
             const std::string& ftype = "") {
+    return items_[index(csv_name, kind, fname, ftype)];
+  }
+  size_t index(const std::string& csv_name, const std::string& kind, const std::string& fname = "",
+               const std::string& ftype = "") {
     const std::string key = kind + "\n" + fname + "\n" + csv_name;
     auto it = index_.find(key);
-    if (it != index_.end()) return items_[it->second];
+    if (it != index_.end()) return it->second;
     index_[key] = items_.size();
     items_.push_back(Item{csv_name, kind, fname, ftype, {}, {}});
-    return items_.back();
+    return items_.size() - 1;
   }
+  Item& at(size_t i) { return items_[i]; }
   void add(const std::string& csv_name, double ms) { get(csv_name, "step").samples_ms.push_back(ms); }
   std::vector<Item> take() { return std::move(items_); }
 
@@ -60,11 +66,20 @@ struct FunctionTimer {
       nn::synchronize(context);
       const double ms = ms_since(start);
       if (!recording) return;
-      const std::string& type = node.function().type();
-      table.get(std::string(kind) + " (" + type + " : " + type + ")", kind, node.name, type)
-          .samples_ms.push_back(ms);
+      // The item of each function is looked up by name once: building its name on every call cost more than
+      // LeNet's functions themselves take.
+      auto it = items.find(&node);
+      if (it == items.end()) {
+        const std::string& type = node.function().type();
+        it = items
+                 .emplace(&node,
+                          table.index(std::string(kind) + " (" + type + " : " + type + ")", kind, node.name, type))
+                 .first;
+      }
+      table.at(it->second).samples_ms.push_back(ms);
     };
   }
+  std::unordered_map<const nn::FunctionNode*, size_t> items;  // each function's row of `table`
 };
 
 // Data variables fed from a dataset batch, or random values when the dataset cannot be opened.
