@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "nn/ops/op_registry.hpp"
+
 namespace nn::formats {
 using namespace pass_common;
 namespace {
@@ -17,8 +19,8 @@ std::string nonlinearity_of(const ir::Function& f, std::vector<double>& args) {
   if (f.type == "Sigmoid") return "sigmoid";
   if (f.type == "Tanh") return "tanh";
   if (f.type == "Swish") return "swish";
-  if (f.type == "LeakyReLU" || f.type == "ELU") {
-    args.push_back(f.attrs.get_float("alpha", f.type == "ELU" ? 1.0 : 0.1));
+  if (f.type == "LeakyReLU" || f.type == "ELU") {  // alpha as given, else the schema's default
+    args.push_back(OpRegistry::instance().get(f.type).complete(f.attrs).get_float("alpha"));
     return f.type == "ELU" ? "elu" : "leaky_relu";
   }
   return "";

@@ -18,23 +18,12 @@ memory::dims dims_of(const Shape& shape) {
   return memory::dims(shape.begin(), shape.end());
 }
 
-memory::desc plain_desc(const memory::dims& dims) {
-  using Tag = memory::format_tag;
-  const Tag tag = dims.size() == 3 ? Tag::abc : dims.size() == 4 ? Tag::abcd : Tag::abcde;
-  return memory::desc(dims, memory::data_type::f32, tag);
-}
-
-const dnnl::engine& cpu_engine() {
-  static const dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-  return eng;
-}
-
 // Reorders between the plain order and a layout for one shape, made once per (layout, shape, direction).
 void reorder(const std::string& layout, const Shape& shape, bool to_plain, const void* src, void* dst) {
   static std::mutex mutex;
   static std::map<std::tuple<std::string, Shape, bool>, dnnl::reorder> made;
   const memory::dims dims = dims_of(shape);
-  const memory::desc plain = plain_desc(dims), laid = dnnl_layout_desc(layout, dims);
+  const memory::desc plain = dnnl_plain_desc(dims), laid = dnnl_layout_desc(layout, dims);
   const memory::desc& from = to_plain ? laid : plain;
   const memory::desc& to = to_plain ? plain : laid;
   dnnl::reorder r;
@@ -43,16 +32,29 @@ void reorder(const std::string& layout, const Shape& shape, bool to_plain, const
     const auto key = std::make_tuple(layout, shape, to_plain);
     auto it = made.find(key);
     if (it == made.end())
-      it = made.emplace(key, dnnl::reorder(dnnl::reorder::primitive_desc(cpu_engine(), from, cpu_engine(), to)))
+      it = made.emplace(key, dnnl::reorder(
+                                 dnnl::reorder::primitive_desc(dnnl_cpu_engine(), from, dnnl_cpu_engine(), to)))
                .first;
     r = it->second;
   }
-  memory src_mem(from, cpu_engine(), const_cast<void*>(src)), dst_mem(to, cpu_engine(), dst);
-  dnnl::stream stream(cpu_engine());
+  memory src_mem(from, dnnl_cpu_engine(), const_cast<void*>(src)), dst_mem(to, dnnl_cpu_engine(), dst);
+  dnnl::stream stream(dnnl_cpu_engine());
   r.execute(stream, src_mem, dst_mem);
   stream.wait();
 }
 }  // namespace
+
+const dnnl::engine& dnnl_cpu_engine() {
+  static const dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  return eng;
+}
+
+memory::desc dnnl_plain_desc(const memory::dims& dims) {
+  using Tag = memory::format_tag;
+  static constexpr Tag kTags[] = {Tag::a, Tag::ab, Tag::abc, Tag::abcd, Tag::abcde, Tag::abcdef};
+  NN_INTERNAL_CHECK(!dims.empty() && dims.size() <= 6) << "oneDNN plain array of " << dims.size() << " dims";
+  return memory::desc(dims, memory::data_type::f32, kTags[dims.size() - 1]);
+}
 
 memory::desc dnnl_layout_desc(const std::string& layout, const memory::dims& dims) {
   using Tag = memory::format_tag;

@@ -225,9 +225,6 @@ void col2im_add(const ConvGeometry& g, const float* col, float* dx) {
   });
 }
 
-#ifdef NN_WITH_DNNL
-namespace {
-// NN_DNNL=0 in the environment runs every convolution on the im2col + GEMM engine (for comparisons).
 bool dnnl_enabled() {
   static const bool enabled = [] {
     const char* v = std::getenv("NN_DNNL");
@@ -235,8 +232,6 @@ bool dnnl_enabled() {
   }();
   return enabled;
 }
-}  // namespace
-#endif
 
 void ConvEngine::setup(const ConvGeometry& g, int64_t out_channels, int64_t group, int64_t batch) {
   g_ = g;

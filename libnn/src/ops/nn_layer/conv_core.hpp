@@ -94,6 +94,10 @@ class ConvEngine {
   std::vector<float> scratch_;                // oneDNN results that are added to an output
 };
 
+// False when NN_DNNL=0 is in the environment: every convolution then runs on the im2col + GEMM engine (for
+// comparisons), the inference path included.
+bool dnnl_enabled();
+
 // Adds (or writes, accum false) the per-channel sum of dy (batch, channels, spatial) into db.
 void bias_backward(const float* dy, int64_t batch, int64_t channels, int64_t spatial, float* db, bool accum);
 // y (batch, channels, spatial) += b[channel].

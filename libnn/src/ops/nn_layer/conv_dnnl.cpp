@@ -5,22 +5,15 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include <algorithm>
-
 #include <vector>
 
+#include "ops/detail/dnnl_layout.hpp"
 #include "ops/detail/thread_scope.hpp"
 
 namespace nn::ops {
 namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
-
-Tag data_tag(size_t spatial) { return spatial == 1 ? Tag::ncw : spatial == 2 ? Tag::nchw : Tag::ncdhw; }
-Tag weights_tag(size_t spatial, bool grouped) {
-  if (grouped) return spatial == 1 ? Tag::goiw : spatial == 2 ? Tag::goihw : Tag::goidhw;
-  return spatial == 1 ? Tag::oiw : spatial == 2 ? Tag::oihw : Tag::oidhw;
-}
 
 // A user array and, when the primitive wants another layout, the primitive's own copy of it.
 struct Operand {
@@ -72,7 +65,6 @@ std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_ch
   DnnlConvDims dims;
   if (!dnnl_conv_dims(g, out_channels, group, batch, dims)) return nullptr;
   const auto& [src, dst, wei, strides, dilates, pad_l, pad_r] = dims;
-  const size_t spatial = g.in.size();
   double flops = g.flops(out_channels, group, batch);
   const int threads = threads_for_flops(flops);
   ThreadScope scope(threads);
@@ -80,8 +72,8 @@ std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_ch
     auto impl = std::make_unique<Impl>();
     impl->threads = threads;
     const auto f32 = memory::data_type::f32;
-    const memory::desc src_user(src, f32, data_tag(spatial)), dst_user(dst, f32, data_tag(spatial)),
-        wei_user(wei, f32, weights_tag(spatial, group > 1));
+    const memory::desc src_user = dnnl_plain_desc(src), dst_user = dnnl_plain_desc(dst),
+                       wei_user = dnnl_plain_desc(wei);
     const memory::desc src_any(src, f32, Tag::any), dst_any(dst, f32, Tag::any), wei_any(wei, f32, Tag::any);
     const auto algo = dnnl::algorithm::convolution_direct;
     dnnl::convolution_forward::primitive_desc fwd_pd(

@@ -1,12 +1,11 @@
 // The oneDNN side of InferenceConv: one forward_inference primitive with bias and post-ops; each operand
-// read or written in place when the primitive's layout is plain or dnnl16, reordered otherwise.
+// read or written in place when the primitive's layout is plain or one of the oneDNN layouts NdArray holds
+// (dnnl_layout.hpp), reordered otherwise.
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include <algorithm>
-
 #include <chrono>
-#include <mutex>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "ops/detail/dnnl_layout.hpp"
@@ -19,14 +18,6 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 constexpr auto kF32 = memory::data_type::f32;
-
-Tag plain_tag(size_t rank) {
-  return rank == 3   ? Tag::abc
-         : rank == 4 ? Tag::abcd
-         : rank == 5 ? Tag::abcde
-         : rank == 6 ? Tag::abcdef
-                     : Tag::undef;
-}
 
 // Where an activation operand lives for the primitive: in the array's plain copy, in its copy of one of
 // the oneDNN layouts, or in the primitive's own buffer reordered from and to the plain copy.
@@ -61,20 +52,26 @@ void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
 }
 }  // namespace
 
+// Weights reordered into the layout a primitive wants, redone only when their content changes; a
+// convolution's one-thread and team primitives share one copy when they want the same layout.
+struct ReorderedWeights {
+  memory weights;
+  dnnl::reorder from_user;
+  uint64_t version = 0;  // the content they came from (0: none yet)
+};
+
 // One primitive made for one team size (oneDNN fixes the split of the work when it makes it).
 class Primitive {
  public:
-  dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+  dnnl::engine eng = dnnl_cpu_engine();  // shared, so the primitives of a convolution can share memory
   dnnl::stream stream{eng};
   dnnl::convolution_forward fwd;
   memory::desc src_md, wei_md, dst_md, src_plain, dst_plain, wei_user, bias_md;
   Place src_place = Place::kPlain, dst_place = Place::kPlain;
   ArrayKey src_layout, dst_layout;        // the NdArray copy read or written in place (Place::kLayout)
   dnnl::reorder src_in, dst_in, dst_out;  // plain -> the primitive's src / dst, its dst -> plain
-  memory src_tmp, dst_tmp, weights;
-  dnnl::reorder wei_in;
-  bool weights_reordered = false;
-  uint64_t weights_version = 0;  // the content the reordered weights came from (0: none yet)
+  memory src_tmp, dst_tmp;
+  std::shared_ptr<ReorderedWeights> reordered;  // null: the primitive reads the weights as given
   bool residual = false;
   int threads = 1;
 
@@ -92,9 +89,9 @@ std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_cha
     auto c = std::make_unique<Primitive>();
     c->threads = threads;
     c->residual = e.residual;
-    c->src_plain = memory::desc(src, kF32, plain_tag(src.size()));
-    c->dst_plain = memory::desc(dst, kF32, plain_tag(dst.size()));
-    c->wei_user = memory::desc(wei, kF32, plain_tag(wei.size()));
+    c->src_plain = dnnl_plain_desc(src);
+    c->dst_plain = dnnl_plain_desc(dst);
+    c->wei_user = dnnl_plain_desc(wei);
     c->bias_md = e.bias ? memory::desc({out_channels}, kF32, Tag::a) : memory::desc();
     const memory::desc src_any(src, kF32, Tag::any), dst_any(dst, kF32, Tag::any), wei_any(wei, kF32, Tag::any);
     dnnl::post_ops ops;
@@ -125,10 +122,11 @@ std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_cha
       c->dst_in = dnnl::reorder(memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE), c->dst_tmp);
       c->dst_out = dnnl::reorder(c->dst_tmp, memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE));
     }
-    c->weights_reordered = c->wei_md != c->wei_user;
-    if (c->weights_reordered) {
-      c->weights = memory(c->wei_md, c->eng);
-      c->wei_in = dnnl::reorder(memory(c->wei_user, c->eng, DNNL_MEMORY_NONE), c->weights);
+    if (c->wei_md != c->wei_user) {
+      c->reordered = std::make_shared<ReorderedWeights>();
+      c->reordered->weights = memory(c->wei_md, c->eng);
+      c->reordered->from_user =
+          dnnl::reorder(memory(c->wei_user, c->eng, DNNL_MEMORY_NONE), c->reordered->weights);
     }
     return c;
   } catch (const dnnl::error&) {
@@ -151,13 +149,13 @@ void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray&
   }
   // Weights: reordered again only when their content changed.
   memory wei_mem;
-  if (weights_reordered) {
-    if (weights_version != w.version()) {
+  if (reordered) {
+    if (reordered->version != w.version()) {
       memory user(wei_user, eng, const_cast<float*>(w.get<float>()));
-      wei_in.execute(stream, user, weights);
-      weights_version = w.version();
+      reordered->from_user.execute(stream, user, reordered->weights);
+      reordered->version = w.version();
     }
-    wei_mem = weights;
+    wei_mem = reordered->weights;
   } else {
     wei_mem = memory(wei_md, eng, const_cast<float*>(w.get<float>()));
   }
@@ -249,6 +247,9 @@ std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_
   for (int threads : teams)
     if (auto p = make_primitive(g, out_channels, group, batch, e, threads)) conv->variants.push_back(std::move(p));
   if (conv->variants.empty()) return nullptr;
+  const Primitive& first = *conv->variants.front();
+  for (auto& p : conv->variants)
+    if (p->reordered && first.reordered && p->wei_md == first.wei_md) p->reordered = first.reordered;
   return conv;
 }
 

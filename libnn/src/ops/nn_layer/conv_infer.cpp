@@ -1,8 +1,6 @@
 // InferenceConvSlot: when to use the fused oneDNN inference convolution (conv_dnnl_infer.cpp).
 #include "ops/nn_layer/conv_infer.hpp"
 
-#include <cstdlib>
-
 #include "nn/graph/grad_mode.hpp"
 
 namespace nn::ops {
@@ -40,10 +38,8 @@ bool InferenceConvSlot::try_forward(NdArray& x, NdArray& w, NdArray* b, NdArray*
   if (flops_ < kMinFlops && x.device() == "cpu") return false;
   if (!tried_) {
     tried_ = true;
-    // NN_DNNL=0 runs every convolution on the im2col + GEMM engine (for comparisons).
-    const char* env = std::getenv("NN_DNNL");
-    const bool enabled = env == nullptr || std::string(env) != "0";
-    if (enabled && fusable_activation(e_.activation)) conv_ = make_inference_conv(g_, oc_, group_, batch_, e_);
+    if (dnnl_enabled() && fusable_activation(e_.activation))
+      conv_ = make_inference_conv(g_, oc_, group_, batch_, e_);
   }
   if (!conv_) return false;
   run_inference_conv(*conv_, x, w, b, z, y);
