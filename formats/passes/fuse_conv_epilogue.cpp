@@ -84,8 +84,11 @@ std::vector<std::string> fuse_convolution_epilogues(ir::Model& model) {
   const auto interface = interface_variables(model);
   for (auto& network : model.networks) {
     if (trained.count(network.name)) continue;
+    // Counted once: a fusion leaves every surviving variable with the readers it had (the fused function
+    // reads the convolution's inputs and the residual in place of the convolution and the Add2).
+    const std::map<std::string, int> uses = consumer_counts(network);
     for (size_t i = 0; i < network.functions.size(); ++i) {
-      const Chain c = find_chain(network, i, consumer_counts(network), interface);
+      const Chain c = find_chain(network, i, uses, interface);
       if (c.add == npos && c.act == npos) continue;
       const ir::Function conv = network.functions[c.conv];
       const size_t last = c.act != npos ? c.act : c.add;
