@@ -193,8 +193,11 @@ void NdArray::reshape(const Shape& shape, bool force) {
     clear();
   }
   // A layout's order depends on the shape: the content moves to a plain copy before the layouts go.
-  if (layout_for(head_.device))
-    get_raw(ArrayKey{DType::kFloat32, "cpu"}), head_ = ArrayKey{DType::kFloat32, "cpu"};
+  if (layout_for(head_.device)) {
+    const ArrayKey plain{DType::kFloat32, "cpu"};
+    get_raw(plain);
+    head_ = plain;
+  }
   copies_.erase(std::remove_if(copies_.begin(), copies_.end(),
                                [](const Copy& c) { return layout_for(c.key.device) != nullptr; }),
                 copies_.end());
