@@ -8,9 +8,12 @@ import torch
 import torch.nn as tnn
 import torch.nn.functional as F
 
-torch.set_num_threads(2)
-SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] != "export" else 3.0
-ONLY = sys.argv[2] if len(sys.argv) > 2 else ""
+# argv is this script's only when it runs as the main program (bench_gpu_torch.py imports the networks).
+MAIN = __name__ == "__main__"
+if MAIN:
+    torch.set_num_threads(2)
+SECONDS = float(sys.argv[1]) if MAIN and len(sys.argv) > 1 and sys.argv[1] != "export" else 3.0
+ONLY = sys.argv[2] if MAIN and len(sys.argv) > 2 else ""
 
 
 class LeNet(tnn.Module):
