@@ -1,10 +1,10 @@
-// GEMM provider: small products (LeNet at batch 1) on a plain kernel here; the rest on OpenBLAS, opened with
-// dlopen at the first large product. Opening it costs 60 M instructions of relocation (40% of a LeNet
-// `infer`) and its constructor maps one 128 MB buffer per thread, retrying a failed mmap forever under
-// `ulimit -v` (OpenBLAS#5289): under an address-space limit oneDNN's sgemm runs instead (built with oneDNN),
-// else OpenBLAS with one thread. oneDNN's sgemm as the default was measured as fast on the MLP and LeNet
-// training benches but JIT-compiles its kernels at first use (130 M instructions, worse than OpenBLAS's
-// start). NN_BLAS=openblas or onednn forces one (comparisons).
+// GEMM provider: small products (LeNet at batch 1) on a register-blocked kernel here; the rest on oneDNN's
+// sgemm (JIT AVX-512/AVX2 kernels, built at first use) when nncli is built with oneDNN, else on OpenBLAS,
+// opened with dlopen at the first large product (60 M instructions of relocation, and under `ulimit -v` its
+// constructor's per-thread 128 MB buffers retry a failed mmap forever, OpenBLAS#5289, so it runs with one
+// thread there). oneDNN's sgemm became the default once small products stayed here: Fashion-MNIST training
+// end to end, MLP 0.68 -> 0.54 s and LeNet 1.78 -> 1.37-1.60 s; one-shot `infer` of MobileNetV2 77 -> 73 ms.
+// NN_BLAS=openblas or onednn forces one for every product (comparisons).
 #include "ops/detail/blas.hpp"
 
 #include <cblas.h>
@@ -45,8 +45,7 @@ std::string blas_choice() {
 Blas open_blas() {
   Blas b;
 #ifdef NN_WITH_DNNL
-  const std::string choice = blas_choice();
-  if (choice == "onednn" || (choice != "openblas" && address_space_limited())) {
+  if (blas_choice() != "openblas") {
     b.use_dnnl = true;
     return b;
   }
@@ -75,7 +74,45 @@ bool forced_library() {
 // Products up to this many multiply-adds without transposes run on small_sgemm (about 0.1 ms).
 constexpr double kSmallGemmMacs = 1 << 20;
 
-// C = alpha * A * B + beta * C, row-major: one pass over B per row of A, the inner loop vectorized.
+// Columns of C one register block holds (two AVX2 vectors per row).
+constexpr int64_t kBlockCols = 16;
+
+// C[R rows, kBlockCols columns] = alpha * A * B + beta * C with the R x 16 sums in registers over all of k.
+template <int64_t R>
+void small_block(int64_t k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+                 float* c, int64_t ldc) {
+  float acc[R][kBlockCols] = {};
+  for (int64_t p = 0; p < k; ++p) {
+    const float* bp = b + p * ldb;
+    for (int64_t r = 0; r < R; ++r) {
+      const float av = a[r * lda + p];
+#pragma omp simd
+      for (int64_t j = 0; j < kBlockCols; ++j) acc[r][j] += av * bp[j];
+    }
+  }
+  for (int64_t r = 0; r < R; ++r) {
+    float* cr = c + r * ldc;
+#pragma omp simd
+    for (int64_t j = 0; j < kBlockCols; ++j) cr[j] = alpha * acc[r][j] + (beta == 0.f ? 0.f : beta * cr[j]);
+  }
+}
+
+// The columns [j0, n) of rows [0, rows): one pass over B per row, the column loop vectorized.
+void small_rows(int64_t rows, int64_t j0, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+                const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+  for (int64_t i = 0; i < rows; ++i) {
+    float* ci = c + i * ldc;
+    for (int64_t j = j0; j < n; ++j) ci[j] = beta == 0.f ? 0.f : beta * ci[j];
+    for (int64_t p = 0; p < k; ++p) {
+      const float av = alpha * a[i * lda + p];
+      const float* bp = b + p * ldb;
+#pragma omp simd
+      for (int64_t j = j0; j < n; ++j) ci[j] += av * bp[j];
+    }
+  }
+}
+
+// C = alpha * A * B + beta * C, row-major: blocks of 4 rows x 16 columns summed in registers across k.
 void small_sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
                  int64_t ldb, float beta, float* c, int64_t ldc) {
   if (n == 1) {  // a matrix-vector product (a 1x1 convolution over a 1x1 map): one dot product per row
@@ -88,20 +125,16 @@ void small_sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, i
     }
     return;
   }
-  for (int64_t i = 0; i < m; ++i) {
-    float* ci = c + i * ldc;
-    if (beta == 0.f) {
-      for (int64_t j = 0; j < n; ++j) ci[j] = 0.f;
-    } else if (beta != 1.f) {
-      for (int64_t j = 0; j < n; ++j) ci[j] *= beta;
-    }
-    for (int64_t p = 0; p < k; ++p) {
-      const float av = alpha * a[i * lda + p];
-      const float* bp = b + p * ldb;
-#pragma omp simd
-      for (int64_t j = 0; j < n; ++j) ci[j] += av * bp[j];
-    }
+  // Groups of 4 rows run on register blocks; the last m % 4 rows (a batch-1 affine's one row) stream B once
+  // per row instead, as one row's 2 accumulators would wait on their own FMAs.
+  const int64_t full = n - n % kBlockCols;
+  int64_t i = 0;
+  for (; i + 4 <= m; i += 4) {
+    for (int64_t j = 0; j < full; j += kBlockCols)
+      small_block<4>(k, alpha, a + i * lda, lda, b + j, ldb, beta, c + i * ldc + j, ldc);
+    if (full < n) small_rows(4, full, n, k, alpha, a + i * lda, lda, b, ldb, beta, c + i * ldc, ldc);
   }
+  if (i < m) small_rows(m - i, 0, n, k, alpha, a + i * lda, lda, b, ldb, beta, c + i * ldc, ldc);
 }
 
 }  // namespace
