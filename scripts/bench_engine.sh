@@ -11,7 +11,11 @@ BUILD=${BUILD:-build}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C "$BUILD" bench_engine >/dev/null
 echo "== nncli engine ($(nproc) cores)"
-OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE} "$BUILD/bench/bench_engine" "$SECS" "$ONLY"  # as nncli runs
+if [ -n "${OMP_WAIT_POLICY:-}" ]; then  # nncli's default wait policy (thread_policy.cpp) unless one is given
+  "$BUILD/bench/bench_engine" "$SECS" "$ONLY"
+else
+  GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-1000} "$BUILD/bench/bench_engine" "$SECS" "$ONLY"
+fi
 if ! /usr/bin/python3 -c "import torch" 2>/dev/null; then
   echo "== PyTorch: not installed (apt-get install python3-torch); skipped"
   exit 0
