@@ -1,5 +1,6 @@
 // Concatenate, Split and Stack: block copies over an (outer, axis, inner) view of the arrays.
 #include <algorithm>
+#include <vector>
 
 #include "ops/array/array_args.hpp"
 #include "ops/detail/channels_last_view.hpp"
@@ -66,13 +67,18 @@ class Concatenate : public Function {
     const Shape& ys = out[0]->shape();
     const int64_t pixels = ys[0] * ys[2] * ys[3], channels = ys[1];
     float* y = static_cast<float*>(out[0]->data()->cast_raw(channels_last_key(), true));
-    int64_t offset = 0;
-    for (auto* v : in) {
-      const int64_t c = v->shape()[1];
-      copy_blocks(static_cast<const float*>(v->data()->get_raw(channels_last_key())), c, y + offset, channels,
-                  pixels, c, false);
-      offset += c;
-    }
+    std::vector<const float*> xs;
+    for (auto* v : in) xs.push_back(static_cast<const float*>(v->data()->get_raw(channels_last_key())));
+    // One range of pixels per thread, each writing its output pixels whole (the copy is bandwidth-bound:
+    // SqueezeNet's eight concatenations move ~370 MB per batch of 32).
+    parallel_ranges(pixels, pixels * channels, [&](int64_t begin, int64_t end, int) {
+      int64_t offset = 0;
+      for (size_t i = 0; i < in.size(); ++i) {
+        const int64_t c = in[i]->shape()[1];
+        copy_blocks(xs[i] + begin * c, c, y + begin * channels + offset, channels, end - begin, c, false);
+        offset += c;
+      }
+    });
     return true;
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
