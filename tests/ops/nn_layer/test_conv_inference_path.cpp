@@ -181,7 +181,8 @@ TEST(ConvInferencePath, BackwardAfterFusedForwardRecomputes) {
 TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
   std::mt19937 rng(9);
   auto v = [&](const nn::Shape& s) { return variable_of(random_input(s, rng)); };
-  auto x = v({2, 16, 24, 24}), wa = v({32, 16, 3, 3}), wb = v({32, 16, 1, 1});  // both above 1e6 flops
+  // both convolutions above 1e6 flops; the concatenation (2x64x48x48) above the threshold of threads
+  auto x = v({2, 16, 48, 48}), wa = v({32, 16, 3, 3}), wb = v({32, 16, 1, 1});
   const nn::Attrs same{{"pad", std::vector<int64_t>{1, 1}}};
   auto a = nn::call1("Convolution", {x, wa}, same, nn::cpu_context());
   auto b = nn::call1("Convolution", {x, wb}, {}, nn::cpu_context());
