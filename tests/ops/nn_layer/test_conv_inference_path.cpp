@@ -111,6 +111,15 @@ TEST(ConvInferencePath, Geometries) {
   check_case({{1, 16, 5, 6, 7}, {16, 16, 3, 3, 3}, 1, {1, 1, 1}, {}, true, false, "elu"}, rng);  // 3-D
 }
 
+// Batches of several chunks per thread run as one-thread primitives over chunks of the batch taken by the team
+// in turn (on a machine with more than one thread): each chunk reads and writes at its own offset.
+TEST(ConvInferencePath, BatchChunksMatchTheReference) {
+  std::mt19937 rng(8);
+  check_case({{8, 16, 12, 12}, {32, 16, 3, 3}, 1, {1, 1}, {}, true, true, "relu"}, rng);        // residual
+  check_case({{12, 32, 20, 20}, {32, 1, 3, 3}, 32, {1, 1}, {2, 2}, true, false, "relu6"}, rng);  // depthwise
+  check_case({{16, 24, 10, 10}, {40, 24, 1, 1}, 1, {}, {}, false, true, ""}, rng);  // 1x1, C % 16 != 0
+}
+
 // Two convolutions in a graph: the first's output stays in oneDNN's layout for the second, and a plain
 // reader of the intermediate (to_vector) still sees its values in plain order.
 TEST(ConvInferencePath, ChainKeepsLayoutAndPlainReadersSeeValues) {

@@ -1,0 +1,83 @@
+// The chunked inference convolution (conv_dnnl_primitive.hpp): one-thread primitives over chunks of the batch
+// that the team's threads take in turn, so a thread the scheduler has not run delays only its own chunk.
+#include <omp.h>
+
+#include <cstring>
+#include <unordered_map>
+
+#include "ops/detail/thread_scope.hpp"
+#include "ops/nn_layer/conv_dnnl_primitive.hpp"
+
+namespace nn::ops {
+namespace {
+using dnnl::memory;
+using Tag = memory::format_tag;
+constexpr auto kF32 = memory::data_type::f32;
+}  // namespace
+
+void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
+  const bool plain_src = whole.src_place == Place::kPlain, plain_dst = whole.dst_place == Place::kPlain;
+  auto* src = static_cast<char*>(plain_src ? const_cast<float*>(x.get<float>())
+                                           : const_cast<void*>(x.get_raw(whole.src_layout)));
+  const memory wei = whole.weights(w);
+  auto* dst =
+      static_cast<char*>(plain_dst ? static_cast<void*>(y.cast<float>(true)) : y.cast_raw(whole.dst_layout, true));
+  const char* zs = nullptr;
+  if (whole.residual)
+    zs = static_cast<const char*>(plain_dst ? static_cast<const void*>(z->get<float>())
+                                            : z->get_raw(whole.dst_layout));
+  const memory bias = b ? memory(whole.bias_md, eng, const_cast<float*>(b->get<float>())) : memory();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (int64_t i = 0; i < chunks; ++i) {
+    const int t = omp_get_thread_num();
+    char* d = dst + size_t(i) * dst_bytes;
+    if (zs) std::memcpy(d, zs + size_t(i) * dst_bytes, dst_bytes);
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, eng, src + size_t(i) * src_bytes)},
+                                         {DNNL_ARG_WEIGHTS, wei},
+                                         {DNNL_ARG_DST, memory(dst_md, eng, d)}};
+    if (b) args.emplace(DNNL_ARG_BIAS, bias);
+    if (scratchpads[size_t(t)]) args.emplace(DNNL_ARG_SCRATCHPAD, scratchpads[size_t(t)]);
+    fwd.execute(streams[size_t(t)], args);
+    streams[size_t(t)].wait();
+  }
+}
+
+std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const ConvGeometry& g, int64_t out_channels,
+                                               int64_t group, int64_t batch, const ConvEpilogue& e, int threads) {
+  if (whole.src_place == Place::kReordered || whole.dst_place == Place::kReordered) return nullptr;
+  int64_t chunk = std::max<int64_t>(1, batch / (4 * threads));  // about 4 chunks per thread
+  while (batch % chunk) --chunk;
+  if (batch / chunk < 2 * threads) return nullptr;
+  DnnlConvDims dims;
+  if (!dnnl_conv_dims(g, out_channels, group, chunk, dims)) return nullptr;
+  const memory::dims &src = dims.src, &dst = dims.dst, &wei = dims.wei;
+  auto desc_of = [](Place place, const ArrayKey& layout, const memory::dims& d) {
+    return place == Place::kPlain ? dnnl_plain_desc(d) : dnnl_layout_desc(layout.device, d);
+  };
+  ThreadScope scope(1);
+  try {
+    auto c = std::make_unique<ChunkedPrimitive>();
+    c->threads = threads;
+    c->chunks = batch / chunk;
+    c->src_md = desc_of(whole.src_place, whole.src_layout, src);
+    c->dst_md = desc_of(whole.dst_place, whole.dst_layout, dst);
+    c->src_bytes = c->src_md.get_size();
+    c->dst_bytes = c->dst_md.get_size();
+    if (c->src_bytes * size_t(c->chunks) != whole.src_md.get_size() ||
+        c->dst_bytes * size_t(c->chunks) != whole.dst_md.get_size())
+      return nullptr;
+    const auto pd = inference_conv_desc(c->src_md, memory::desc(wei, kF32, Tag::any), whole.bias_md, c->dst_md,
+                                        dims, e, /*user_scratchpad=*/true);
+    if (pd.weights_desc() != whole.wei_md) return nullptr;  // the whole primitive's weights are shared
+    c->fwd = dnnl::convolution_forward(pd);
+    for (int t = 0; t < threads; ++t) {
+      c->streams.emplace_back(c->eng);
+      c->scratchpads.push_back(pd.scratchpad_desc().get_size() ? memory(pd.scratchpad_desc(), c->eng) : memory());
+    }
+    return c;
+  } catch (const dnnl::error&) {
+    return nullptr;
+  }
+}
+
+}  // namespace nn::ops

@@ -1,0 +1,158 @@
+// A whole-batch inference convolution primitive (conv_dnnl_primitive.hpp): one forward_inference primitive
+// with bias and post-ops for one team size; each operand read or written in place when the primitive's layout
+// is plain or one of the oneDNN layouts NdArray holds (dnnl_layout.hpp), reordered otherwise.
+#include "ops/nn_layer/conv_dnnl_primitive.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "ops/detail/thread_scope.hpp"
+
+namespace nn::ops {
+namespace {
+using dnnl::memory;
+using Tag = memory::format_tag;
+constexpr auto kF32 = memory::data_type::f32;
+
+void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
+  using A = dnnl::algorithm;
+  const std::string& act = e.activation;
+  if (act == "relu")
+    ops.append_eltwise(1.f, A::eltwise_relu, 0.f, 0.f);
+  else if (act == "leaky_relu")
+    ops.append_eltwise(1.f, A::eltwise_relu, e.alpha, 0.f);
+  else if (act == "relu6")
+    ops.append_eltwise(1.f, A::eltwise_clip, 0.f, 6.f);
+  else if (act == "sigmoid")
+    ops.append_eltwise(1.f, A::eltwise_logistic, 0.f, 0.f);
+  else if (act == "tanh")
+    ops.append_eltwise(1.f, A::eltwise_tanh, 0.f, 0.f);
+  else if (act == "elu")
+    ops.append_eltwise(1.f, A::eltwise_elu, e.alpha, 0.f);
+  else if (act == "swish")
+    ops.append_eltwise(1.f, A::eltwise_swish, 1.f, 0.f);
+}
+}  // namespace
+
+Place place_of(const memory::desc& want, const memory::desc& plain, ArrayKey& layout_key) {
+  if (want == plain) return Place::kPlain;
+  layout_key = ArrayKey{DType::kFloat32, dnnl_layout_of(want)};
+  return layout_key.device.empty() ? Place::kReordered : Place::kLayout;
+}
+
+dnnl::convolution_forward::primitive_desc inference_conv_desc(const memory::desc& src, const memory::desc& wei,
+                                                              const memory::desc& bias, const memory::desc& dst,
+                                                              const DnnlConvDims& d, const ConvEpilogue& e,
+                                                              bool user_scratchpad) {
+  dnnl::post_ops ops;
+  if (e.residual) ops.append_sum(1.f);
+  append_activation(ops, e);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  if (user_scratchpad) attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  const auto algo = dnnl::algorithm::convolution_direct;
+  const auto prop = dnnl::prop_kind::forward_inference;
+  return dnnl::convolution_forward::primitive_desc(
+      e.bias ? dnnl::convolution_forward::desc(prop, algo, src, wei, bias, dst, d.strides, d.dilates, d.pad_l,
+                                               d.pad_r)
+             : dnnl::convolution_forward::desc(prop, algo, src, wei, dst, d.strides, d.dilates, d.pad_l, d.pad_r),
+      attr, dnnl_cpu_engine());
+}
+
+std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_channels, int64_t group,
+                                          int64_t batch, const ConvEpilogue& e, int threads) {
+  DnnlConvDims dims;
+  if (!dnnl_conv_dims(g, out_channels, group, batch, dims)) return nullptr;
+  const memory::dims &src = dims.src, &dst = dims.dst, &wei = dims.wei;
+  ThreadScope scope(threads);
+  try {
+    register_dnnl_layouts();
+    auto c = std::make_unique<Primitive>();
+    c->threads = threads;
+    c->residual = e.residual;
+    c->src_plain = dnnl_plain_desc(src);
+    c->dst_plain = dnnl_plain_desc(dst);
+    c->wei_user = dnnl_plain_desc(wei);
+    c->bias_md = e.bias ? memory::desc({out_channels}, kF32, Tag::a) : memory::desc();
+    const memory::desc src_any(src, kF32, Tag::any), dst_any(dst, kF32, Tag::any), wei_any(wei, kF32, Tag::any);
+    const auto pd = inference_conv_desc(src_any, wei_any, c->bias_md, dst_any, dims, e);
+    c->fwd = dnnl::convolution_forward(pd);
+    c->src_md = pd.src_desc();
+    c->wei_md = pd.weights_desc();
+    c->dst_md = pd.dst_desc();
+    c->src_place = place_of(c->src_md, c->src_plain, c->src_layout);
+    c->dst_place = place_of(c->dst_md, c->dst_plain, c->dst_layout);
+    if (c->src_place == Place::kReordered) {
+      c->src_tmp = memory(c->src_md, c->eng);
+      c->src_in = dnnl::reorder(memory(c->src_plain, c->eng, DNNL_MEMORY_NONE), c->src_tmp);
+    }
+    if (c->dst_place == Place::kReordered) {
+      c->dst_tmp = memory(c->dst_md, c->eng);
+      c->dst_in = dnnl::reorder(memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE), c->dst_tmp);
+      c->dst_out = dnnl::reorder(c->dst_tmp, memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE));
+    }
+    if (c->wei_md != c->wei_user) {
+      c->reordered = std::make_shared<ReorderedWeights>();
+      c->reordered->weights = memory(c->wei_md, c->eng);
+      c->reordered->from_user =
+          dnnl::reorder(memory(c->wei_user, c->eng, DNNL_MEMORY_NONE), c->reordered->weights);
+    }
+    return c;
+  } catch (const dnnl::error&) {
+    return nullptr;  // no oneDNN kernel for this configuration: the caller's path runs it
+  }
+}
+
+memory Primitive::weights(NdArray& w) {
+  if (!reordered) return memory(wei_md, eng, const_cast<float*>(w.get<float>()));
+  if (reordered->version != w.version()) {
+    memory user(wei_user, eng, const_cast<float*>(w.get<float>()));
+    reordered->from_user.execute(stream, user, reordered->weights);
+    stream.wait();
+    reordered->version = w.version();
+  }
+  return reordered->weights;
+}
+
+void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
+  ThreadScope scope(threads);
+  // Source.
+  memory src_mem;
+  if (src_place == Place::kPlain) {
+    src_mem = memory(src_md, eng, const_cast<float*>(x.get<float>()));
+  } else if (src_place == Place::kLayout) {
+    src_mem = memory(src_md, eng, const_cast<void*>(x.get_raw(src_layout)));
+  } else {
+    memory user(src_plain, eng, const_cast<float*>(x.get<float>()));
+    src_in.execute(stream, user, src_tmp);
+    src_mem = src_tmp;
+  }
+  memory wei_mem = weights(w);
+  // Destination, holding z first when the residual is summed into it.
+  memory dst_mem;
+  const size_t dst_bytes = dst_md.get_size();
+  if (dst_place == Place::kPlain) {
+    dst_mem = memory(dst_md, eng, y.cast<float>(true));
+    if (residual) std::memcpy(dst_mem.get_data_handle(), z->get<float>(), dst_bytes);
+  } else if (dst_place == Place::kLayout) {
+    dst_mem = memory(dst_md, eng, y.cast_raw(dst_layout, true));
+    if (residual) std::memcpy(dst_mem.get_data_handle(), z->get_raw(dst_layout), dst_bytes);
+  } else {
+    if (residual) {
+      memory user(dst_plain, eng, const_cast<float*>(z->get<float>()));
+      dst_in.execute(stream, user, dst_tmp);
+    }
+    dst_mem = dst_tmp;
+  }
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, src_mem}, {DNNL_ARG_WEIGHTS, wei_mem}, {DNNL_ARG_DST, dst_mem}};
+  if (b) args.emplace(DNNL_ARG_BIAS, memory(bias_md, eng, const_cast<float*>(b->get<float>())));
+  fwd.execute(stream, args);
+  if (dst_place == Place::kReordered) {
+    memory user(dst_plain, eng, y.cast<float>(true));
+    dst_out.execute(stream, dst_tmp, user);
+  }
+  stream.wait();
+}
+
+}  // namespace nn::ops

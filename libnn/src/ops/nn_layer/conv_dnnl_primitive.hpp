@@ -1,0 +1,87 @@
+// The oneDNN primitives behind InferenceConv (conv_dnnl_infer.cpp): a whole-batch forward_inference
+// convolution with bias and post-ops for one team size, and its chunked twin that splits the batch among the
+// team's threads. Operands are read and written in place when their layout is plain or one NdArray holds.
+#pragma once
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "nn/core/ndarray.hpp"
+#include "ops/detail/dnnl_layout.hpp"
+#include "ops/nn_layer/conv_dnnl_dims.hpp"
+#include "ops/nn_layer/conv_infer.hpp"
+
+namespace nn::ops {
+
+// Where an activation operand lives for the primitive: in the array's plain copy, in its copy of one of
+// the oneDNN layouts, or in the primitive's own buffer reordered from and to the plain copy.
+enum class Place { kPlain, kLayout, kReordered };
+
+Place place_of(const dnnl::memory::desc& want, const dnnl::memory::desc& plain, ArrayKey& layout_key);
+
+// The forward_inference convolution of `d` over these descriptors (`any` lets oneDNN choose) with e's bias,
+// residual sum and activation; `user_scratchpad` when calls may run concurrently.
+dnnl::convolution_forward::primitive_desc inference_conv_desc(const dnnl::memory::desc& src,
+                                                              const dnnl::memory::desc& wei,
+                                                              const dnnl::memory::desc& bias,
+                                                              const dnnl::memory::desc& dst, const DnnlConvDims& d,
+                                                              const ConvEpilogue& e, bool user_scratchpad = false);
+
+// Weights reordered into the layout a primitive wants, redone only when their content changes; a
+// convolution's one-thread and team primitives share one copy when they want the same layout.
+struct ReorderedWeights {
+  dnnl::memory weights;
+  dnnl::reorder from_user;
+  uint64_t version = 0;  // the content they came from (0: none yet)
+};
+
+// One primitive made for one team size (oneDNN fixes the split of the work when it makes it).
+class Primitive {
+ public:
+  dnnl::engine eng = dnnl_cpu_engine();  // shared, so the primitives of a convolution can share memory
+  dnnl::stream stream{eng};
+  dnnl::convolution_forward fwd;
+  dnnl::memory::desc src_md, wei_md, dst_md, src_plain, dst_plain, wei_user, bias_md;
+  Place src_place = Place::kPlain, dst_place = Place::kPlain;
+  ArrayKey src_layout, dst_layout;        // the NdArray copy read or written in place (Place::kLayout)
+  dnnl::reorder src_in, dst_in, dst_out;  // plain -> the primitive's src / dst, its dst -> plain
+  dnnl::memory src_tmp, dst_tmp;
+  std::shared_ptr<ReorderedWeights> reordered;  // null: the primitive reads the weights as given
+  bool residual = false;
+  int threads = 1;
+
+  void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y);
+  // The weights as the primitive reads them: reordered again only when their content changed.
+  dnnl::memory weights(NdArray& w);
+};
+
+std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_channels, int64_t group,
+                                          int64_t batch, const ConvEpilogue& e, int threads);
+
+// The convolution of a whole-batch primitive run as one-thread primitives over chunks of the batch, which the
+// team's threads take in turn (dynamic schedule): a thread the scheduler has not run delays only the chunk it
+// holds, where a team primitive's static split waits for it at every barrier. Each chunk's operands are the
+// whole arrays' (batch-outermost layouts) at the chunk's offset.
+class ChunkedPrimitive {
+ public:
+  dnnl::engine eng = dnnl_cpu_engine();
+  dnnl::convolution_forward fwd;
+  dnnl::memory::desc src_md, dst_md;    // one chunk's
+  size_t src_bytes = 0, dst_bytes = 0;  // one chunk's
+  int64_t chunks = 0;
+  int threads = 1;
+  std::vector<dnnl::stream> streams;      // one per thread
+  std::vector<dnnl::memory> scratchpads;  // one per thread (user-managed: chunks run concurrently)
+
+  // y = the convolution of `whole` (whose weights, places and layouts these chunks share), chunk by chunk.
+  void forward(Primitive& whole, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y);
+};
+
+// A chunked twin of `whole` (a team primitive over `batch`) for `threads` threads, or null when its operands
+// need reorders, the batch does not split, or oneDNN has no one-thread kernel with the same layouts.
+std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const ConvGeometry& g, int64_t out_channels,
+                                               int64_t group, int64_t batch, const ConvEpilogue& e, int threads);
+
+}  // namespace nn::ops
