@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch companion of bench_train.sh: trains the same LeNet / MLP as sample_models/fashion_mnist_lenet on
 Fashion-MNIST preloaded in memory (Adam 1e-3, batch 128, shuffled, 468 iterations = 1 epoch, then the
-test-set error), with torch.set_num_threads(2). Prints one line: model, images/s, seconds, test accuracy."""
+test-set error; --batch, --iterations and --limit change the run), with torch.set_num_threads(2). Prints one line: model, images/s, seconds, test accuracy."""
 import argparse
 import gzip
 import os
@@ -45,10 +45,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("model", choices=["lenet", "mlp"])
     ap.add_argument("--iterations", type=int, default=468)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--limit", type=int, default=0, help="keep only the first N training images")
     args = ap.parse_args()
     torch.set_num_threads(2)
     torch.manual_seed(0)
     x, y = load("train")
+    if args.limit:
+        x, y = x[:args.limit], y[:args.limit]
     xt, yt = load("t10k")
     net = lenet() if args.model == "lenet" else mlp()
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-8)
@@ -57,10 +61,10 @@ def main():
     perm = torch.randperm(x.shape[0])
     pos = 0
     for _ in range(args.iterations):
-        if pos + 128 > x.shape[0]:
+        if pos + args.batch > x.shape[0]:
             perm, pos = torch.randperm(x.shape[0]), 0
-        index = perm[pos:pos + 128]
-        pos += 128
+        index = perm[pos:pos + args.batch]
+        pos += args.batch
         opt.zero_grad()
         loss = loss_fn(net(x[index]), y[index])
         loss.backward()
@@ -68,7 +72,7 @@ def main():
     with torch.no_grad():
         correct = sum(int((net(xt[i:i + 100]).argmax(1) == yt[i:i + 100]).sum()) for i in range(0, xt.shape[0], 100))
     seconds = time.perf_counter() - start
-    images = args.iterations * 128
+    images = args.iterations * args.batch
     print("torch %s: %.0f images/s (%d images in %.1f s, test accuracy %.4f)" %
           (args.model, images / seconds, images, seconds, correct / xt.shape[0]))
 

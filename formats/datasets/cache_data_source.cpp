@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -215,18 +216,28 @@ void write_npy_cache(const DataSource& source, const std::string& dir, const Cac
   const auto& vars = source.variables();
   const auto& shapes = source.shapes();
   std::string index;  // every file is written atomically and checked: a full disk is an error, not 0 bytes
-  std::vector<std::vector<float>> sample(vars.size());
-  std::vector<float*> ptrs(vars.size());
-  for (size_t v = 0; v < vars.size(); ++v) sample[v].resize(size_t(shape_size(shapes[v])));
-  for (size_t v = 0; v < vars.size(); ++v) ptrs[v] = sample[v].data();
+  std::vector<int64_t> sizes(vars.size());
+  for (size_t v = 0; v < vars.size(); ++v) sizes[v] = shape_size(shapes[v]);
   for (int64_t start = 0; start < n; start += per_file) {
     int64_t end = std::min(n, start + per_file);
-    std::vector<std::vector<double>> columns(vars.size());
+    // The samples of one file load (images decode) on all threads, each into its own rows.
+    std::vector<std::vector<float>> rows(vars.size());
+    for (size_t v = 0; v < vars.size(); ++v) rows[v].resize(size_t((end - start) * sizes[v]));
+    std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic)
     for (int64_t p = start; p < end; ++p) {
-      source.load(order[size_t(p)], ptrs);
-      for (size_t v = 0; v < vars.size(); ++v)
-        columns[v].insert(columns[v].end(), sample[v].begin(), sample[v].end());
+      std::vector<float*> ptrs(vars.size());
+      for (size_t v = 0; v < vars.size(); ++v) ptrs[v] = rows[v].data() + (p - start) * sizes[v];
+      try {
+        source.load(order[size_t(p)], ptrs);
+      } catch (...) {
+#pragma omp critical(nn_cache_write_failure)
+        if (!failure) failure = std::current_exception();
+      }
     }
+    if (failure) std::rethrow_exception(failure);
+    std::vector<std::vector<double>> columns(vars.size());
+    for (size_t v = 0; v < vars.size(); ++v) columns[v].assign(rows[v].begin(), rows[v].end());
     std::string bytes;
     for (size_t v = 0; v < vars.size(); ++v) {
       Shape s{end - start};

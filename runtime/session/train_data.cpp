@@ -2,6 +2,8 @@
 // seekable prefetching batch streams.
 #include "train_data.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -226,6 +228,38 @@ static std::vector<int64_t> cache_blocks(const std::string& dir, int64_t total) 
   return sum == total ? blocks : std::vector<int64_t>{};
 }
 
+// The implicit cache upstream writes while reading a dataset's CSV when its cache directory is missing or
+// empty (or overwrite_cache): built here in file order before the first pass (one decode of each image), so
+// every pass and every later run reads NPY files instead. A new cache is written beside the directory and
+// renamed into place, so an interrupted run leaves none half written. False (with a warning; the run reads
+// the CSV as before) when the place is not writable; a bad row or a full disk is an error as when reading.
+static bool write_implicit_cache(const nn::ir::Dataset& d, const std::string& cache) {
+  auto csv = ds::CsvDataSource::open(d.uri, ds::CsvDatasetOptions{false});
+  ds::CacheWriteOptions wo;
+  wo.original_csv = d.uri;
+  if (directory_has_files(cache)) {  // overwrite_cache: its files are replaced one by one, the index last
+    ds::write_npy_cache(*csv, cache, wo);
+    return true;
+  }
+  const std::string partial = cache + ".partial-" + std::to_string(::getpid());
+  std::error_code ec;
+  if (!fs::create_directories(partial, ec) && ec) {
+    NN_LOG_WARNING << "dataset " << in_quotes(d.name) << ": cannot write its cache beside " << in_quotes(cache)
+                   << " (" << ec.message() << "): reading " << in_quotes(d.uri) << " directly";
+    return false;
+  }
+  try {
+    ds::write_npy_cache(*csv, partial, wo);
+    fs::remove(cache, ec);  // an empty directory, or none
+    fs::rename(partial, cache);
+  } catch (...) {
+    fs::remove_all(partial, ec);
+    throw;
+  }
+  NN_LOG_VERBOSE << "wrote the cache of \"" << d.uri << "\" to " << cache;
+  return true;
+}
+
 std::shared_ptr<const ds::DataSource> TrainDatasets::source(const nn::ir::Dataset& d, int index) {
   auto& cached = sources_[d.name];
   if (cached) return cached;
@@ -250,7 +284,8 @@ std::shared_ptr<const ds::DataSource> TrainDatasets::source(const nn::ir::Datase
       if (distributed()) communicator_->barrier();
       return ds::CacheDataSource::open(cache, ds::CacheDatasetOptions{normalize});
     }
-    if (cache.empty() || d.overwrite_cache || !directory_has_files(cache))
+    if (cache.empty()) return ds::CsvDataSource::open(d.uri, ds::CsvDatasetOptions{normalize});
+    if ((d.overwrite_cache || !directory_has_files(cache)) && !write_implicit_cache(d, cache))
       return ds::CsvDataSource::open(d.uri, ds::CsvDatasetOptions{normalize});
     return ds::CacheDataSource::open(cache, ds::CacheDatasetOptions{normalize});
   });

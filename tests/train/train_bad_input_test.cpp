@@ -245,3 +245,31 @@ TEST_F(TrainBadInput, LabelOutsideTheClassesInACacheNamesItsOriginalRow) {
              "batch_size: 2 shuffle: false cache_dir: \"data/train.cache\" create_cache_explicitly: true }");
   expect_failure({"train.cache/cache_", "data row 5 of", "original.csv", "class index 7"});
 }
+
+// A cache_dir that does not exist yet gets the implicit cache upstream writes from the CSV (renamed into place
+// whole); the next run reads it, also when the images are gone, and trains the same.
+TEST_F(TrainBadInput, ImplicitCacheIsWrittenThenRead) {
+  replace_in("net.nntxt", "batch_size: 2 shuffle: false }",
+             "batch_size: 2 shuffle: false cache_dir: \"data/train.cache\" }");
+  auto first = t::run_nncli(dir_, "train -c net.nntxt -o out2");
+  ASSERT_EQ(first.status, 0) << first.output;
+  EXPECT_TRUE(fs::exists(dir_ + "/data/train.cache/cache_index.csv"));
+  for (const auto& e : fs::directory_iterator(dir_ + "/data"))
+    EXPECT_EQ(e.path().filename().string().find(".partial-"), std::string::npos) << e.path();
+  fs::remove_all(dir_ + "/data/img");
+  auto second = t::run_nncli(dir_, "train -c net.nntxt -o out3");
+  ASSERT_EQ(second.status, 0) << second.output;
+  EXPECT_EQ(t::read_report(dir_ + "/out3/monitoring_report.yml"),
+            t::read_report(dir_ + "/out/monitoring_report.yml"));
+}
+
+// A cache_dir that cannot be created (under a regular file): a warning, and the run reads the CSV.
+TEST_F(TrainBadInput, UnwritableCacheDirectoryReadsTheCsv) {
+  replace_in("net.nntxt", "batch_size: 2 shuffle: false }",
+             "batch_size: 2 shuffle: false cache_dir: \"data/train.csv/sub.cache\" }");
+  auto r = t::run_nncli(dir_, "train -c net.nntxt -o out2");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("cannot write its cache"), std::string::npos) << r.output;
+  EXPECT_EQ(t::read_report(dir_ + "/out2/monitoring_report.yml"),
+            t::read_report(dir_ + "/out/monitoring_report.yml"));
+}
