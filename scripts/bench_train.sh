@@ -3,8 +3,10 @@
 # included) on the Fashion-MNIST LeNet and MLP configs of sample_models/fashion_mnist_lenet, beside PyTorch
 # (scripts/bench_train_torch.py, same networks, data preloaded, 2 threads), 1 epoch = 468 x 128 images.
 # Prints images/s and peak memory (max RSS from /usr/bin/time -v) of both, on the quiet machine and with two
-# busy loops per core (scripts/busy_loops.sh). PyTorch runs at its best: torch.set_num_threads(2),
-# OPENBLAS_NUM_THREADS=1 and libgomp's default wait policy; nncli with its defaults.
+# busy loops per core (scripts/busy_loops.sh). Then LeNet from 10,000 PNG files (CSV, batch 64, 2 epochs) end
+# to end, writing its implicit cache and then reading it, beside PyTorch trained from preloaded tensors.
+# PyTorch runs at its best: torch.set_num_threads(2), OPENBLAS_NUM_THREADS=1 and libgomp's default wait
+# policy; nncli with its defaults.
 # Usage: scripts/bench_train.sh [path/to/nncli]   (default build/apps/nncli/nncli)
 set -eu
 source "$(dirname "$0")/busy_loops.sh"
@@ -16,6 +18,13 @@ DATA=$WORK/data
 mkdir -p "$WORK"
 [ -f "$DATA/train.cache/cache_index.csv" ] || python3 "$ROOT/scripts/prepare_fashion_mnist.py" "$DATA" >/dev/null
 IMAGES=$((468 * 128))
+# The PNG variant: 10,000 images as NNC-style CSV + PNG files, and the LeNet config at batch 64 for 2 epochs.
+if [ ! -f "$WORK/png/data/train.csv" ]; then
+  python3 "$ROOT/scripts/prepare_fashion_mnist.py" "$WORK/png/data" --format csv --limit 10000 >/dev/null
+fi
+sed -e 's/batch_size: 128/batch_size: 64/' -e 's/max_epoch: 1/max_epoch: 2/' -e 's/iter_per_epoch: 468/iter_per_epoch: 156/' \
+  "$ROOT/sample_models/fashion_mnist_lenet/lenet_1epoch.nntxt" >"$WORK/png/lenet_png.nntxt"
+sed -i -e 's|"data/|"'"$WORK"'/png/data/|' "$WORK/png/lenet_png.nntxt"  # the CSVs and their cache_dir
 
 max_rss_mb() { awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$1"; }
 wall_s() {
@@ -39,6 +48,19 @@ for model in lenet mlp; do
     2>"$WORK/time_torch_$model.txt")
   echo "$line, max RSS $(max_rss_mb "$WORK/time_torch_$model.txt") MB"
 done
+# LeNet from PNG files (the NNC way): 10,000 training images, batch 64, 2 epochs, end to end; the first run
+# writes the implicit cache (cache_dir), the next reads it. PyTorch trains the same from preloaded tensors.
+png_run() {
+  rm -rf "$WORK/png/out" && mkdir -p "$WORK/png/out"
+  /usr/bin/time -f %e -o "$WORK/png/time" "$NNCLI" -q train -c "$WORK/png/lenet_png.nntxt" -o "$WORK/png/out"
+  cat "$WORK/png/time"
+}
+rm -rf "$WORK/png/data/train.cache" "$WORK/png/data/test.cache"
+first=$(png_run)
+second=$(png_run)
+printf 'nncli lenet png: %.2f s end to end writing the cache, %.2f s reading it (19968 images)\n' "$first" "$second"
+OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$ROOT/scripts/bench_train_torch.py" lenet --batch 64 --iterations 312 \
+  --limit 10000 | sed 's/^torch lenet/torch lenet png (preloaded)/'
 stop_busy
 done
 
