@@ -22,7 +22,9 @@ constexpr double kTeamTrialMinFlops = 1e6;
 // thread wins; on an idle one the team wins. (A choice per convolution would time the team's wake-up after
 // a run of one-thread calls and never leave one thread.) The slower mode is tried again after 8 windows, and
 // after twice as many each time it loses again (up to 64): a fixed 1 in 8 cost ResNet-like models ~10 %
-// on an idle machine, where one thread is ~1.8x slower. A change of load changes the choice.
+// on an idle machine, where one thread is ~1.8x slower. A change of load changes the choice. A window is
+// 128 calls, or fewer (at least 16) once they took 400 ms: ResNet-18 at batch 32 on a busy machine made
+// 128 calls last seconds. Windows are scored in time per flop, as a short one holds a different mix.
 class TeamMode {
  public:
   static TeamMode& instance() {
@@ -33,19 +35,17 @@ class TeamMode {
     std::lock_guard<std::mutex> lock(mutex_);
     return team_;
   }
-  void record(double ms) {
+  void record(double ms, double flops) {
     std::lock_guard<std::mutex> lock(mutex_);
     sum_ms_ += ms;
-    if (++count_ < kWindow) return;
-    const double mean = sum_ms_ / double(count_);
-    sum_ms_ = 0, count_ = 0;
+    sum_flops_ += flops;
+    if (++count_ < kWindow && (count_ < kMinWindow || sum_ms_ < kWindowMs)) return;
+    const double mean = sum_ms_ / std::max(sum_flops_, 1.0);
+    sum_ms_ = 0, sum_flops_ = 0, count_ = 0;
     double& score = score_[team_ ? 1 : 0];
     score = score == 0 ? mean : 0.5 * score + 0.5 * mean;
-    if (++windows_ < 2) {  // one window of each first
-      team_ = !team_;
-      return;
-    }
-    const bool team_faster = score_[1] < score_[0];
+    // The team runs first (the idle machine's choice); one thread is first tried after kMinApart windows.
+    const bool team_faster = score_[0] == 0 || score_[1] < score_[0];
     if (trying_) {  // this window tried the slower mode again: did it win?
       trying_ = false;
       tries_apart_ = team_ == team_faster ? kMinApart : std::min(2 * tries_apart_, kMaxApart);
@@ -60,13 +60,14 @@ class TeamMode {
   }
 
  private:
-  static constexpr int kWindow = 128;                  // convolution calls per timed window
-  static constexpr int kMinApart = 8, kMaxApart = 64;  // windows between tries of the slower mode
+  static constexpr int kWindow = 128, kMinWindow = 16;  // convolution calls per timed window
+  static constexpr double kWindowMs = 400;              // a window of this many ms ends after kMinWindow
+  static constexpr int kMinApart = 8, kMaxApart = 64;   // windows between tries of the slower mode
   std::mutex mutex_;
   bool team_ = true;  // an idle machine is the first guess
   bool trying_ = false;
-  double sum_ms_ = 0, score_[2] = {0, 0};
-  int count_ = 0, windows_ = 0, since_try_ = 0, tries_apart_ = kMinApart;
+  double sum_ms_ = 0, sum_flops_ = 0, score_[2] = {0, 0};
+  int count_ = 0, since_try_ = 0, tries_apart_ = kMinApart;
 };
 
 // The convolution with one primitive per team size worth trying: one thread, and the whole team when the
@@ -75,6 +76,7 @@ class InferenceConv {
  public:
   std::vector<std::unique_ptr<Primitive>> variants;
   std::unique_ptr<ChunkedPrimitive> chunked;  // the team's way when the batch splits (replaces the team's)
+  double flops = 0;
 
   void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
     TeamMode& mode = TeamMode::instance();
@@ -85,7 +87,7 @@ class InferenceConv {
       chunked->forward(p, x, w, b, z, y);
     else
       p.forward(x, w, b, z, y);
-    mode.record(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    mode.record(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), flops);
   }
 };
 
@@ -96,6 +98,7 @@ std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_
   const int team = omp_in_parallel() ? 1 : omp_get_max_threads();
   if (team > 1 && flops >= kTeamTrialMinFlops) teams.push_back(team);
   auto conv = std::make_shared<InferenceConv>();
+  conv->flops = flops;
   for (int threads : teams)
     if (auto p = make_primitive(g, out_channels, group, batch, e, threads)) conv->variants.push_back(std::move(p));
   if (conv->variants.empty()) return nullptr;
