@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <cstring>
+#include <exception>
 #include <unordered_map>
 
 #include "ops/detail/thread_scope.hpp"
@@ -27,6 +28,7 @@ void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray
     zs = static_cast<const char*>(plain_dst ? static_cast<const void*>(z->get<float>())
                                             : z->get_raw(whole.dst_layout));
   const memory bias = b ? memory(whole.bias_md, eng, const_cast<float*>(b->get<float>())) : memory();
+  std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t i = 0; i < chunks; ++i) {
     const int t = omp_get_thread_num();
@@ -37,9 +39,15 @@ void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray
                                          {DNNL_ARG_DST, memory(dst_md, eng, d)}};
     if (b) args.emplace(DNNL_ARG_BIAS, bias);
     if (scratchpads[size_t(t)]) args.emplace(DNNL_ARG_SCRATCHPAD, scratchpads[size_t(t)]);
-    fwd.execute(streams[size_t(t)], args);
-    streams[size_t(t)].wait();
+    try {  // an exception may not leave a parallel region: the first is rethrown after it
+      fwd.execute(streams[size_t(t)], args);
+      streams[size_t(t)].wait();
+    } catch (...) {
+#pragma omp critical(nn_chunked_conv_failure)
+      if (!failure) failure = std::current_exception();
+    }
   }
+  if (failure) std::rethrow_exception(failure);
 }
 
 std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const ConvGeometry& g, int64_t out_channels,
