@@ -2,9 +2,11 @@
 // that the team's threads take in turn, so a thread the scheduler has not run delays only its own chunk.
 #include <omp.h>
 
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <unordered_map>
+#include <vector>
 
 #include "ops/detail/thread_scope.hpp"
 #include "ops/nn_layer/conv_dnnl_primitive.hpp"
@@ -14,6 +16,16 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 constexpr auto kF32 = memory::data_type::f32;
+
+// The calling thread's scratchpad for one primitive execution, shared by every chunked convolution and grown
+// to the largest asked for (one buffer per thread, as oneDNN's own library-managed scratchpad).
+void* thread_scratchpad(size_t bytes) {
+  constexpr size_t kAlign = 64;  // oneDNN's kernels use aligned vector loads on scratchpad buffers
+  thread_local std::vector<char> buffer;
+  if (buffer.size() < bytes + kAlign) buffer.resize(bytes + kAlign);
+  const uintptr_t p = reinterpret_cast<uintptr_t>(buffer.data());
+  return reinterpret_cast<void*>((p + kAlign - 1) / kAlign * kAlign);
+}
 }  // namespace
 
 void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
@@ -38,7 +50,8 @@ void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray
                                          {DNNL_ARG_WEIGHTS, wei},
                                          {DNNL_ARG_DST, memory(dst_md, eng, d)}};
     if (b) args.emplace(DNNL_ARG_BIAS, bias);
-    if (scratchpads[size_t(t)]) args.emplace(DNNL_ARG_SCRATCHPAD, scratchpads[size_t(t)]);
+    if (const size_t bytes = scratchpad_md.get_size())
+      args.emplace(DNNL_ARG_SCRATCHPAD, memory(scratchpad_md, eng, thread_scratchpad(bytes)));
     try {  // an exception may not leave a parallel region: the first is rethrown after it
       fwd.execute(streams[size_t(t)], args);
       streams[size_t(t)].wait();
@@ -78,10 +91,8 @@ std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const Con
                                         dims, e, /*user_scratchpad=*/true);
     if (pd.weights_desc() != whole.wei_md) return nullptr;  // the whole primitive's weights are shared
     c->fwd = dnnl::convolution_forward(pd);
-    for (int t = 0; t < threads; ++t) {
-      c->streams.emplace_back(c->eng);
-      c->scratchpads.push_back(pd.scratchpad_desc().get_size() ? memory(pd.scratchpad_desc(), c->eng) : memory());
-    }
+    c->scratchpad_md = pd.scratchpad_desc();
+    for (int t = 0; t < threads; ++t) c->streams.emplace_back(c->eng);
     return c;
   } catch (const dnnl::error&) {
     return nullptr;

@@ -72,8 +72,8 @@ class ChunkedPrimitive {
   size_t src_bytes = 0, dst_bytes = 0;  // one chunk's
   int64_t chunks = 0;
   int threads = 1;
-  std::vector<dnnl::stream> streams;      // one per thread
-  std::vector<dnnl::memory> scratchpads;  // one per thread (user-managed: chunks run concurrently)
+  std::vector<dnnl::stream> streams;  // one per thread
+  dnnl::memory::desc scratchpad_md;   // user-managed (chunks run concurrently): each thread's own buffer
 
   // y = the convolution of `whole` (whose weights, places and layouts these chunks share), chunk by chunk.
   void forward(Primitive& whole, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y);
