@@ -232,7 +232,8 @@ static std::vector<int64_t> cache_blocks(const std::string& dir, int64_t total) 
 // empty (or overwrite_cache): built here in file order before the first pass (one decode of each image), so
 // every pass and every later run reads NPY files instead. A new cache is written beside the directory and
 // renamed into place, so an interrupted run leaves none half written. False (with a warning; the run reads
-// the CSV as before) when the place is not writable; a bad row or a full disk is an error as when reading.
+// the CSV as before) when the place is not writable or holds a file that is not a directory (left as it is);
+// a bad row or a full disk is an error as when reading.
 static bool write_implicit_cache(const nn::ir::Dataset& d, const std::string& cache) {
   auto csv = ds::CsvDataSource::open(d.uri, ds::CsvDatasetOptions{false});
   ds::CacheWriteOptions wo;
@@ -243,14 +244,16 @@ static bool write_implicit_cache(const nn::ir::Dataset& d, const std::string& ca
   }
   const std::string partial = cache + ".partial-" + std::to_string(::getpid());
   std::error_code ec;
-  if (!fs::create_directories(partial, ec) && ec) {
-    NN_LOG_WARNING << "dataset " << in_quotes(d.name) << ": cannot write its cache beside " << in_quotes(cache)
-                   << " (" << ec.message() << "): reading " << in_quotes(d.uri) << " directly";
+  const bool taken = fs::exists(fs::symlink_status(cache, ec)) && !fs::is_directory(fs::symlink_status(cache, ec));
+  if (taken || (!fs::create_directories(partial, ec) && ec)) {
+    NN_LOG_WARNING << "dataset " << in_quotes(d.name) << ": cannot write its cache " << in_quotes(cache) << " ("
+                   << (taken ? std::string("a file that is not a directory is there") : ec.message())
+                   << "): reading " << in_quotes(d.uri) << " directly";
     return false;
   }
   try {
     ds::write_npy_cache(*csv, partial, wo);
-    fs::remove(cache, ec);  // an empty directory, or none
+    fs::remove(cache, ec);  // an empty directory (checked above), or none
     fs::rename(partial, cache);
   } catch (...) {
     fs::remove_all(partial, ec);

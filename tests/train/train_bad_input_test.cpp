@@ -273,3 +273,16 @@ TEST_F(TrainBadInput, UnwritableCacheDirectoryReadsTheCsv) {
   EXPECT_EQ(t::read_report(dir_ + "/out2/monitoring_report.yml"),
             t::read_report(dir_ + "/out/monitoring_report.yml"));
 }
+
+// A cache_dir naming a file that is not a directory: the file is left as it is, a warning, the CSV is read.
+TEST_F(TrainBadInput, CacheDirectoryThatIsAFileIsLeftAlone) {
+  t::write_text(dir_ + "/data/train.cache", "the user's file\n");
+  replace_in("net.nntxt", "batch_size: 2 shuffle: false }",
+             "batch_size: 2 shuffle: false cache_dir: \"data/train.cache\" }");
+  auto r = t::run_nncli(dir_, "train -c net.nntxt -o out2");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("cannot write its cache"), std::string::npos) << r.output;
+  EXPECT_EQ(t::read_text(dir_ + "/data/train.cache"), "the user's file\n");
+  EXPECT_EQ(t::read_report(dir_ + "/out2/monitoring_report.yml"),
+            t::read_report(dir_ + "/out/monitoring_report.yml"));
+}
