@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "formats/datasets/npy.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "nn/core/error.hpp"
+#include "nn/core/first_exception.hpp"
 
 namespace nn::formats::datasets {
 
@@ -223,19 +223,14 @@ void write_npy_cache(const DataSource& source, const std::string& dir, const Cac
     // The samples of one file load (images decode) on all threads, each into its own rows.
     std::vector<std::vector<float>> rows(vars.size());
     for (size_t v = 0; v < vars.size(); ++v) rows[v].resize(size_t((end - start) * sizes[v]));
-    std::exception_ptr failure;
+    FirstException failure;
 #pragma omp parallel for schedule(dynamic)
     for (int64_t p = start; p < end; ++p) {
       std::vector<float*> ptrs(vars.size());
       for (size_t v = 0; v < vars.size(); ++v) ptrs[v] = rows[v].data() + (p - start) * sizes[v];
-      try {
-        source.load(order[size_t(p)], ptrs);
-      } catch (...) {
-#pragma omp critical(nn_cache_write_failure)
-        if (!failure) failure = std::current_exception();
-      }
+      failure.run([&] { source.load(order[size_t(p)], ptrs); });
     }
-    if (failure) std::rethrow_exception(failure);
+    failure.rethrow();
     std::vector<std::vector<double>> columns(vars.size());
     for (size_t v = 0; v < vars.size(); ++v) columns[v].assign(rows[v].begin(), rows[v].end());
     std::string bytes;

@@ -4,10 +4,10 @@
 
 #include <cstdint>
 #include <cstring>
-#include <exception>
 #include <unordered_map>
 #include <vector>
 
+#include "nn/core/first_exception.hpp"
 #include "ops/detail/thread_scope.hpp"
 #include "ops/nn_layer/conv_dnnl_primitive.hpp"
 
@@ -40,7 +40,7 @@ void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray
     zs = static_cast<const char*>(plain_dst ? static_cast<const void*>(z->get<float>())
                                             : z->get_raw(whole.dst_layout));
   const memory bias = b ? memory(whole.bias_md, eng, const_cast<float*>(b->get<float>())) : memory();
-  std::exception_ptr failure;
+  FirstException failure;  // none may leave the parallel loop
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (int64_t i = 0; i < chunks; ++i) {
     const int t = omp_get_thread_num();
@@ -52,15 +52,12 @@ void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray
     if (b) args.emplace(DNNL_ARG_BIAS, bias);
     if (const size_t bytes = scratchpad_md.get_size())
       args.emplace(DNNL_ARG_SCRATCHPAD, memory(scratchpad_md, eng, thread_scratchpad(bytes)));
-    try {  // an exception may not leave a parallel region: the first is rethrown after it
+    failure.run([&] {
       fwd.execute(streams[size_t(t)], args);
       streams[size_t(t)].wait();
-    } catch (...) {
-#pragma omp critical(nn_chunked_conv_failure)
-      if (!failure) failure = std::current_exception();
-    }
+    });
   }
-  if (failure) std::rethrow_exception(failure);
+  failure.rethrow();
 }
 
 std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const ConvGeometry& g, int64_t out_channels,
