@@ -29,16 +29,12 @@ void* thread_scratchpad(size_t bytes) {
 }  // namespace
 
 void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
-  const bool plain_src = whole.src_place == Place::kPlain, plain_dst = whole.dst_place == Place::kPlain;
-  auto* src = static_cast<char*>(plain_src ? const_cast<float*>(x.get<float>())
-                                           : const_cast<void*>(x.get_raw(whole.src_layout)));
+  auto* src = static_cast<const char*>(data_in_place(x, whole.src_place, whole.src_layout));
   const memory wei = whole.weights(w);
-  auto* dst =
-      static_cast<char*>(plain_dst ? static_cast<void*>(y.cast<float>(true)) : y.cast_raw(whole.dst_layout, true));
-  const char* zs = nullptr;
-  if (whole.residual)
-    zs = static_cast<const char*>(plain_dst ? static_cast<const void*>(z->get<float>())
-                                            : z->get_raw(whole.dst_layout));
+  auto* dst = static_cast<char*>(data_in_place_for_write(y, whole.dst_place, whole.dst_layout));
+  const char* zs =
+      whole.residual ? static_cast<const char*>(data_in_place(*z, whole.dst_place, whole.dst_layout)) : nullptr;
+  const size_t src_bytes = src_md.get_size(), dst_bytes = dst_md.get_size();  // one chunk's
   const memory bias = b ? memory(whole.bias_md, eng, const_cast<float*>(b->get<float>())) : memory();
   FirstException failure;  // none may leave the parallel loop
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -46,9 +42,10 @@ void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray
     const int t = omp_get_thread_num();
     char* d = dst + size_t(i) * dst_bytes;
     if (zs) std::memcpy(d, zs + size_t(i) * dst_bytes, dst_bytes);
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, eng, src + size_t(i) * src_bytes)},
-                                         {DNNL_ARG_WEIGHTS, wei},
-                                         {DNNL_ARG_DST, memory(dst_md, eng, d)}};
+    std::unordered_map<int, memory> args{
+        {DNNL_ARG_SRC, memory(src_md, eng, const_cast<char*>(src) + size_t(i) * src_bytes)},
+        {DNNL_ARG_WEIGHTS, wei},
+        {DNNL_ARG_DST, memory(dst_md, eng, d)}};
     if (b) args.emplace(DNNL_ARG_BIAS, bias);
     if (const size_t bytes = scratchpad_md.get_size())
       args.emplace(DNNL_ARG_SCRATCHPAD, memory(scratchpad_md, eng, thread_scratchpad(bytes)));
@@ -79,10 +76,8 @@ std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const Con
     c->chunks = batch / chunk;
     c->src_md = desc_of(whole.src_place, whole.src_layout, src);
     c->dst_md = desc_of(whole.dst_place, whole.dst_layout, dst);
-    c->src_bytes = c->src_md.get_size();
-    c->dst_bytes = c->dst_md.get_size();
-    if (c->src_bytes * size_t(c->chunks) != whole.src_md.get_size() ||
-        c->dst_bytes * size_t(c->chunks) != whole.dst_md.get_size())
+    if (c->src_md.get_size() * size_t(c->chunks) != whole.src_md.get_size() ||
+        c->dst_md.get_size() * size_t(c->chunks) != whole.dst_md.get_size())
       return nullptr;
     const auto pd = inference_conv_desc(c->src_md, memory::desc(wei, kF32, Tag::any), whole.bias_md, c->dst_md,
                                         dims, e, /*user_scratchpad=*/true);

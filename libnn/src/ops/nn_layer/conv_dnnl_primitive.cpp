@@ -40,6 +40,14 @@ Place place_of(const memory::desc& want, const memory::desc& plain, ArrayKey& la
   return layout_key.device.empty() ? Place::kReordered : Place::kLayout;
 }
 
+const void* data_in_place(NdArray& a, Place place, const ArrayKey& layout) {
+  return place == Place::kPlain ? static_cast<const void*>(a.get<float>()) : a.get_raw(layout);
+}
+
+void* data_in_place_for_write(NdArray& a, Place place, const ArrayKey& layout) {
+  return place == Place::kPlain ? static_cast<void*>(a.cast<float>(true)) : a.cast_raw(layout, true);
+}
+
 dnnl::convolution_forward::primitive_desc inference_conv_desc(const memory::desc& src, const memory::desc& wei,
                                                               const memory::desc& bias, const memory::desc& dst,
                                                               const DnnlConvDims& d, const ConvEpilogue& e,
@@ -118,31 +126,26 @@ void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray&
   ThreadScope scope(threads);
   // Source.
   memory src_mem;
-  if (src_place == Place::kPlain) {
-    src_mem = memory(src_md, eng, const_cast<float*>(x.get<float>()));
-  } else if (src_place == Place::kLayout) {
-    src_mem = memory(src_md, eng, const_cast<void*>(x.get_raw(src_layout)));
-  } else {
+  if (src_place == Place::kReordered) {
     memory user(src_plain, eng, const_cast<float*>(x.get<float>()));
     src_in.execute(stream, user, src_tmp);
     src_mem = src_tmp;
+  } else {
+    src_mem = memory(src_md, eng, const_cast<void*>(data_in_place(x, src_place, src_layout)));
   }
   memory wei_mem = weights(w);
   // Destination, holding z first when the residual is summed into it.
   memory dst_mem;
-  const size_t dst_bytes = dst_md.get_size();
-  if (dst_place == Place::kPlain) {
-    dst_mem = memory(dst_md, eng, y.cast<float>(true));
-    if (residual) std::memcpy(dst_mem.get_data_handle(), z->get<float>(), dst_bytes);
-  } else if (dst_place == Place::kLayout) {
-    dst_mem = memory(dst_md, eng, y.cast_raw(dst_layout, true));
-    if (residual) std::memcpy(dst_mem.get_data_handle(), z->get_raw(dst_layout), dst_bytes);
-  } else {
+  if (dst_place == Place::kReordered) {
     if (residual) {
       memory user(dst_plain, eng, const_cast<float*>(z->get<float>()));
       dst_in.execute(stream, user, dst_tmp);
     }
     dst_mem = dst_tmp;
+  } else {
+    dst_mem = memory(dst_md, eng, data_in_place_for_write(y, dst_place, dst_layout));
+    if (residual)
+      std::memcpy(dst_mem.get_data_handle(), data_in_place(*z, dst_place, dst_layout), dst_md.get_size());
   }
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src_mem}, {DNNL_ARG_WEIGHTS, wei_mem}, {DNNL_ARG_DST, dst_mem}};

@@ -20,6 +20,10 @@ namespace nn::ops {
 enum class Place { kPlain, kLayout, kReordered };
 
 Place place_of(const dnnl::memory::desc& want, const dnnl::memory::desc& plain, ArrayKey& layout_key);
+// An operand's data where the primitive reads or writes it in place (kPlain: the plain copy; kLayout: the
+// copy in `layout`, synced or allocated by NdArray).
+const void* data_in_place(NdArray& a, Place place, const ArrayKey& layout);
+void* data_in_place_for_write(NdArray& a, Place place, const ArrayKey& layout);
 
 // The forward_inference convolution of `d` over these descriptors (`any` lets oneDNN choose) with e's bias,
 // residual sum and activation; `user_scratchpad` when calls may run concurrently.
@@ -68,8 +72,7 @@ class ChunkedPrimitive {
  public:
   dnnl::engine eng = dnnl_cpu_engine();
   dnnl::convolution_forward fwd;
-  dnnl::memory::desc src_md, dst_md;    // one chunk's
-  size_t src_bytes = 0, dst_bytes = 0;  // one chunk's
+  dnnl::memory::desc src_md, dst_md;  // one chunk's
   int64_t chunks = 0;
   int threads = 1;
   std::vector<dnnl::stream> streams;  // one per thread
