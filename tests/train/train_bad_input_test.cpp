@@ -286,3 +286,14 @@ TEST_F(TrainBadInput, CacheDirectoryThatIsAFileIsLeftAlone) {
   EXPECT_EQ(t::read_report(dir_ + "/out2/monitoring_report.yml"),
             t::read_report(dir_ + "/out/monitoring_report.yml"));
 }
+
+// A missing image while the implicit cache is written: one error line naming the CSV row, and no cache (whole or
+// partial) left beside the data.
+TEST_F(TrainBadInput, MissingImageWhileWritingTheCacheLeavesNoCache) {
+  replace_in("net.nntxt", "batch_size: 2 shuffle: false }",
+             "batch_size: 2 shuffle: false cache_dir: \"data/train.cache\" }");
+  fs::remove(dir_ + "/data/img/5.png");
+  expect_failure({"train.csv:7", "5.png", "cannot open"});
+  for (const auto& e : fs::directory_iterator(dir_ + "/data"))
+    EXPECT_EQ(e.path().filename().string().find(".cache"), std::string::npos) << e.path();
+}
