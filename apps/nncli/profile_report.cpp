@@ -79,6 +79,10 @@ std::string text_summary(const std::vector<TargetResult>& results, const Machine
   for (const auto& r : results) {
     const Stats& s = r.iteration;
     out += r.title + ": batch " + std::to_string(r.batch_size) + ", data: " + r.data_note + "\n";
+    if (r.sub_batch > 0)
+      out += "  run as " + std::to_string(r.batch_size / r.sub_batch) + " sub-batches of " +
+             std::to_string(r.sub_batch) + " on " + std::to_string(r.split_threads) +
+             " threads (function times: totals over the sub-batches / threads)\n";
     out += "  warm-up " + std::to_string(r.warmup.iterations) + " runs (" +
            (r.warmup.stable ? "stable" : "not stable") + "), measured " + std::to_string(r.runs) + " runs, " +
            std::to_string(s.outliers) + " outliers\n";
@@ -117,6 +121,7 @@ std::string json_report(const std::vector<TargetResult>& results, const MachineI
                              {"warmup_runs", r.warmup.iterations},
                              {"warmup_stable", r.warmup.stable},
                              {"runs", r.runs}};
+    if (r.sub_batch > 0) t["split"] = {{"sub_batch", r.sub_batch}, {"threads", r.split_threads}};
     t["iteration"] = stats_json(r.iteration);
     t["throughput_samples_per_s"] = r.throughput;
     t["peak_bytes"] = r.peak_bytes;

@@ -1,8 +1,10 @@
 // Runs one executor of an expanded model: data variables in, generators, repeated evaluations, outputs out.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "batch_split.hpp"
 #include "nn/core/context.hpp"
 #include "nn/ir/graph_builder.hpp"
 #include "nn/ir/model.hpp"
@@ -47,6 +49,9 @@ class ExecutorRunner {
   // Built shape of output variable i (known before the first run).
   const nn::Shape& output_shape(size_t i) const;
 
+  // > 0: the batch runs as sub-batches of this many samples on all threads (batch_split.hpp).
+  int64_t sub_batch() const { return split_ ? split_->sub_batch() : 0; }
+
   // Forward num_evaluations times (at least once), combined per repeat_evaluation_type:
   // "last", "std" (sqrt(E[x^2] - E[x]^2), NaN -> 0) or the mean.
   std::vector<ExecutorOutput> run();
@@ -59,6 +64,7 @@ class ExecutorRunner {
   nn::ir::BuiltNetwork network_;
   std::vector<nn::VariablePtr> inputs_, outputs_, generators_;
   nn::RandomEngine rng_;
+  std::unique_ptr<BatchSplit> split_;  // the batch run as sub-batches on all threads, when it splits
 };
 
 }  // namespace nncli

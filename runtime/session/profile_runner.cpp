@@ -14,6 +14,7 @@
 #include "nn/ir/graph_builder.hpp"
 #include "nn/ir/initializer.hpp"
 #include "nn/solvers/solver.hpp"
+#include "batch_split.hpp"
 #include "train_data.hpp"
 
 namespace nncli::profile {
@@ -80,6 +81,48 @@ struct FunctionTimer {
     };
   }
   std::unordered_map<const nn::FunctionNode*, size_t> items;  // each function's row of `table`
+};
+
+// Function times of a batch run as sub-batches (batch_split.hpp): each thread sums the times of its
+// instance's functions; a function's sample is then its total over the chunks divided by the threads, its
+// share of the pass's wall time, so the function figures still add up to the iteration.
+class SplitFunctionTimer {
+ public:
+  explicit SplitFunctionTimer(int threads) : threads_(size_t(threads)) {}
+  BatchSplit::Hooks hooks() {
+    return [this](int t) {
+      PerThread& mine = threads_[size_t(t)];
+      return std::make_pair(nn::FunctionHook([&mine](const nn::FunctionNode&) { mine.start = Clock::now(); }),
+                            nn::FunctionHook([&mine](const nn::FunctionNode& node) {
+                              mine.total_ms[&node] += ms_since(mine.start);
+                            }));
+    };
+  }
+  // Adds this pass's samples to `table` (when recording) and starts the next pass.
+  void flush(ItemTable& table, bool record) {
+    std::map<std::string, std::pair<std::string, double>> by_name;  // function -> type, total ms
+    for (PerThread& t : threads_) {
+      for (const auto& [node, ms] : t.total_ms) {
+        auto& entry = by_name[node->name];
+        entry.first = node->function().type();
+        entry.second += ms;
+      }
+      t.total_ms.clear();
+    }
+    if (!record) return;
+    for (const auto& [name, entry] : by_name)
+      table
+          .get("forward_function (" + entry.first + " : " + entry.first + ")", "forward_function", name,
+               entry.first)
+          .samples_ms.push_back(entry.second / double(threads_.size()));
+  }
+
+ private:
+  struct PerThread {
+    Clock::time_point start{};
+    std::unordered_map<const nn::FunctionNode*, double> total_ms;
+  };
+  std::vector<PerThread> threads_;
 };
 
 // Data variables fed from a dataset batch, or random values when the dataset cannot be opened.
@@ -321,13 +364,28 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
       nn::with_context("executor " + quoted(e.name), [&] { return nn::ir::build_network(*net, store, bo); });
   r.batch_size = built.batch_size;
   name_function_nodes(*net, built);
+  std::vector<std::string> out_names;
+  for (const auto& ov : e.output_variable) out_names.push_back(ov.variable_name);
+  if (out_names.empty()) out_names = built.outputs;
   std::vector<nn::VariablePtr> outputs;
-  for (const auto& ov : e.output_variable) outputs.push_back(built.get(ov.variable_name));
-  if (outputs.empty())
-    for (const auto& name : built.outputs) outputs.push_back(built.get(name));
+  for (const auto& name : out_names) outputs.push_back(built.get(name));
   NN_CHECK(!outputs.empty()) << "executor " << quoted(e.name) << " has no output variable";
   DataFeed feed(e.data_variable, built, nullptr, settings.seed);
   r.data_note = "random values of the declared shapes (inference)";
+  // The batch as sub-batches on all threads where it splits, as infer and forward run it (executor_runner.cpp).
+  std::unique_ptr<BatchSplit> split;
+  if (e.generator_variable.empty()) {
+    std::vector<std::string> in_names;
+    for (const auto& d : e.data_variable) in_names.push_back(d.variable_name);
+    split = BatchSplit::make(*net, built, store, bo, in_names, out_names);
+  }
+  if (split) {
+    r.batch_size = split->sub_batch() * split->chunks();  // a fixed-shape file declares no batch size
+    r.sub_batch = split->sub_batch();
+    r.split_threads = split->threads();
+    for (int t = 0; t < split->threads(); ++t) name_function_nodes(*net, split->instance(t));
+  }
+  SplitFunctionTimer split_timer(split ? split->threads() : 0);
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
   FunctionTimer fwd{table, "forward_function", settings.context, true, {}};
@@ -341,9 +399,13 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
     nn::synchronize(settings.context);
     const auto t0 = Clock::now();
     nn::NoGradScope no_grad;  // as an executor runs (executor_runner.cpp), intermediates freed as they go
-    nn::forward_all(outputs, /*clear_buffer=*/true, false, fwd.pre(), fwd.post());
+    if (split)
+      split->forward(split_timer.hooks());
+    else
+      nn::forward_all(outputs, /*clear_buffer=*/true, false, fwd.pre(), fwd.post());
     nn::synchronize(settings.context);
     const double ms = ms_since(t0);
+    if (split) split_timer.flush(t, record);
     t.add("forward_all", ms);
     return total + ms;
   };

@@ -28,6 +28,8 @@ struct TargetResult {
   std::string title;  // profile.csv column title
   int64_t batch_size = 0;
   std::string data_note;  // where the data came from
+  int64_t sub_batch = 0;  // > 0: the batch ran as chunks of this many samples on split_threads threads
+  int split_threads = 0;
   std::vector<Item> items;
   Stats iteration;          // one whole iteration (training step or inference forward)
   double throughput = 0.0;  // samples per second at the median iteration time
