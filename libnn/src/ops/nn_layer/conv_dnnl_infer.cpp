@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/detail/run_queue.hpp"
 #include "ops/nn_layer/conv_dnnl_primitive.hpp"
 
 namespace nn::ops {
@@ -25,6 +26,9 @@ constexpr double kTeamTrialMinFlops = 1e6;
 // on an idle machine, where one thread is ~1.8x slower. A change of load changes the choice. A window is
 // 128 calls, or fewer (at least 16) once they took 400 ms: ResNet-18 at batch 32 on a busy machine made
 // 128 calls last seconds. Windows are scored in time per flop, as a short one holds a different mix.
+// Whether the machine is busy is also measured: the time this process's threads waited for a CPU. Once one
+// thread has lost to the team, windows in which they hardly waited (a quiet machine) try one thread no more,
+// and the first quiet window after busy ones in one-thread mode tries the team at once.
 class TeamMode {
  public:
   static TeamMode& instance() {
@@ -42,6 +46,8 @@ class TeamMode {
     if (++count_ < kWindow && (count_ < kMinWindow || sum_ms_ < kWindowMs)) return;
     const double mean = sum_ms_ / std::max(sum_flops_, 1.0);
     sum_ms_ = 0, sum_flops_ = 0, count_ = 0;
+    const bool was_quiet = quiet_;
+    quiet_ = window_was_quiet();
     double& score = score_[team_ ? 1 : 0];
     score = score == 0 ? mean : 0.5 * score + 0.5 * mean;
     // The team runs first (the idle machine's choice); one thread is first tried after kMinApart windows.
@@ -50,6 +56,12 @@ class TeamMode {
       trying_ = false;
       tries_apart_ = team_ == team_faster ? kMinApart : std::min(2 * tries_apart_, kMaxApart);
     }
+    if (quiet_ && team_faster && score_[0] != 0) {  // one thread lost already, and nothing competes now
+      team_ = true;
+      since_try_ = 0;
+      return;
+    }
+    if (quiet_ && !was_quiet && !team_) since_try_ = tries_apart_;  // the load ended: try the team now
     if (++since_try_ >= tries_apart_) {
       since_try_ = 0;
       trying_ = true;
@@ -63,7 +75,24 @@ class TeamMode {
   static constexpr int kWindow = 128, kMinWindow = 16;  // convolution calls per timed window
   static constexpr double kWindowMs = 400;              // a window of this many ms ends after kMinWindow
   static constexpr int kMinApart = 8, kMaxApart = 64;   // windows between tries of the slower mode
+  static constexpr double kQuietWait = 0.05;            // waits for a CPU below this share of a window: quiet
+
+  // Whether the process's threads waited for a CPU less than kQuietWait of the time since the last window.
+  bool window_was_quiet() {
+    const auto now = std::chrono::steady_clock::now();
+    const int64_t wait_ns = run_queue_wait_ns();
+    const bool known = wait_ns >= 0 && last_wait_ns_ >= 0;
+    const double wall_ns = std::chrono::duration<double, std::nano>(now - last_window_end_).count();
+    const bool quiet = known && double(wait_ns - last_wait_ns_) < kQuietWait * wall_ns;
+    last_wait_ns_ = wait_ns;
+    last_window_end_ = now;
+    return quiet;
+  }
+
   std::mutex mutex_;
+  bool quiet_ = false;
+  int64_t last_wait_ns_ = -1;
+  std::chrono::steady_clock::time_point last_window_end_{};
   bool team_ = true;  // an idle machine is the first guess
   bool trying_ = false;
   double sum_ms_ = 0, sum_flops_ = 0, score_[2] = {0, 0};
@@ -79,6 +108,10 @@ class InferenceConv {
   double flops = 0;
 
   void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
+    if (variants.size() == 1) {  // one thread only (small work, or inside a parallel region)
+      variants.front()->forward(x, w, b, z, y);
+      return;
+    }
     TeamMode& mode = TeamMode::instance();
     const bool team = mode.team();
     Primitive& p = *variants[team ? variants.size() - 1 : 0];

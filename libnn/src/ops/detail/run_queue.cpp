@@ -1,0 +1,37 @@
+// run_queue_wait_ns: the sum over /proc/self/task/*/schedstat.
+#include "ops/detail/run_queue.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace nn::ops {
+
+int64_t run_queue_wait_ns() {
+  DIR* tasks = opendir("/proc/self/task");
+  if (!tasks) return -1;
+  int64_t total = 0;
+  bool any = false;
+  while (const dirent* e = readdir(tasks)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    char path[64], text[96];
+    std::snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;  // the thread ended since the listing
+    const ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) continue;
+    text[got] = '\0';
+    unsigned long long on_cpu = 0, waiting = 0;
+    if (std::sscanf(text, "%llu %llu", &on_cpu, &waiting) != 2) continue;
+    total += int64_t(waiting);
+    any = true;
+  }
+  closedir(tasks);
+  return any ? total : -1;
+}
+
+}  // namespace nn::ops
