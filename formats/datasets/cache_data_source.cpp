@@ -215,35 +215,43 @@ void write_npy_cache(const DataSource& source, const std::string& dir, const Cac
   const int64_t per_file = std::max<int64_t>(1, options.samples_per_file);
   const auto& vars = source.variables();
   const auto& shapes = source.shapes();
-  std::string index;  // every file is written atomically and checked: a full disk is an error, not 0 bytes
   std::vector<int64_t> sizes(vars.size());
   for (size_t v = 0; v < vars.size(); ++v) sizes[v] = shape_size(shapes[v]);
-  for (int64_t start = 0; start < n; start += per_file) {
-    int64_t end = std::min(n, start + per_file);
-    // The samples of one file load (images decode) on all threads, each into its own rows.
+  // One file's samples, loaded (images decoded) into their rows, written as one NPY file (atomically and
+  // checked: a full disk is an error, not 0 bytes). `threads_inside`: load the samples on all threads.
+  auto write_one = [&](int64_t start, int64_t end, bool threads_inside) {
     std::vector<std::vector<float>> rows(vars.size());
     for (size_t v = 0; v < vars.size(); ++v) rows[v].resize(size_t((end - start) * sizes[v]));
     FirstException failure;
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) if (threads_inside)
     for (int64_t p = start; p < end; ++p) {
       std::vector<float*> ptrs(vars.size());
       for (size_t v = 0; v < vars.size(); ++v) ptrs[v] = rows[v].data() + (p - start) * sizes[v];
       failure.run([&] { source.load(order[size_t(p)], ptrs); });
     }
     failure.rethrow();
-    std::vector<std::vector<double>> columns(vars.size());
-    for (size_t v = 0; v < vars.size(); ++v) columns[v].assign(rows[v].begin(), rows[v].end());
     std::string bytes;
     for (size_t v = 0; v < vars.size(); ++v) {
       Shape s{end - start};
       s.insert(s.end(), shapes[v].begin(), shapes[v].end());
-      bytes += npy_record(source.storage_descr(int(v)), s, columns[v]);
+      bytes += npy_record(source.storage_descr(int(v)), s, std::vector<double>(rows[v].begin(), rows[v].end()));
     }
     char name[64];
     std::snprintf(name, sizeof(name), "cache_%08lld_%08lld.npy", (long long)start, (long long)(end - 1));
     write_file_atomic(dir + "/" + name, bytes);
-    index += std::string(name) + "," + std::to_string(end - start) + "\n";
-  }
+    return std::string(name) + "," + std::to_string(end - start) + "\n";
+  };
+  // Several files: each thread loads and writes whole files in turn (nothing waits for a serial write);
+  // one file: its samples load on all threads.
+  const int64_t files = (n + per_file - 1) / per_file;
+  std::vector<std::string> lines(static_cast<size_t>(files));
+  FirstException failure;
+#pragma omp parallel for schedule(dynamic) if (files > 1)
+  for (int64_t f = 0; f < files; ++f)
+    failure.run([&] { lines[size_t(f)] = write_one(f * per_file, std::min(n, (f + 1) * per_file), files == 1); });
+  failure.rethrow();
+  std::string index;
+  for (const auto& line : lines) index += line;
   std::string info, order_text;
   for (const auto& v : vars) info += v + "\n";
   for (int64_t p = 0; p < n; ++p) order_text += std::to_string(p) + "," + std::to_string(order[size_t(p)]) + "\n";

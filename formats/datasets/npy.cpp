@@ -158,6 +158,20 @@ NpyArray read_npy_file(std::string_view bytes, const std::string& name) {
   return array;
 }
 
+namespace {
+// Appends `values` converted to T in the host's (little-endian) byte order.
+template <class T>
+void append_values(std::string& out, const std::vector<double>& values) {
+  const size_t start = out.size();
+  out.resize(start + values.size() * sizeof(T));
+  char* dst = out.data() + start;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const T v = T(values[i]);
+    std::memcpy(dst + i * sizeof(T), &v, sizeof(T));
+  }
+}
+}  // namespace
+
 std::string npy_record(const std::string& descr, const Shape& shape, const std::vector<double>& values) {
   std::string shape_text = "(";
   for (size_t i = 0; i < shape.size(); ++i) shape_text += (i ? ", " : "") + std::to_string(shape[i]);
@@ -171,21 +185,16 @@ std::string npy_record(const std::string& descr, const Shape& shape, const std::
   out += char(header.size() & 0xff);
   out += char((header.size() >> 8) & 0xff);
   out += header;
-  for (double v : values) {
-    if (descr == "<f4") {
-      float f = float(v);
-      out.append(reinterpret_cast<const char*>(&f), 4);
-    } else if (descr == "<f8") {
-      out.append(reinterpret_cast<const char*>(&v), 8);
-    } else if (descr == "|u1") {
-      out += char(uint8_t(v));
-    } else if (descr == "<u2") {
-      uint16_t u = uint16_t(v);
-      out.append(reinterpret_cast<const char*>(&u), 2);
-    } else {
-      NN_FAIL(ErrorCode::kInternal) << "npy_record: unsupported dtype '" << descr << "'";
-    }
-  }
+  if (descr == "<f4")
+    append_values<float>(out, values);
+  else if (descr == "<f8")
+    append_values<double>(out, values);
+  else if (descr == "|u1")
+    append_values<uint8_t>(out, values);
+  else if (descr == "<u2")
+    append_values<uint16_t>(out, values);
+  else
+    NN_FAIL(ErrorCode::kInternal) << "npy_record: unsupported dtype '" << descr << "'";
   return out;
 }
 
