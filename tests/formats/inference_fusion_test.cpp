@@ -8,6 +8,7 @@
 
 #include "formats/nnp/nnp_reader.hpp"
 #include "formats/passes/inference_passes.hpp"
+#include "initialized_model.hpp"
 #include "nn/graph/grad_mode.hpp"
 #include "nn/ir/graph_builder.hpp"
 
@@ -36,16 +37,9 @@ std::vector<float> run(const ir::Model& model, const std::vector<float>& input, 
 }
 
 TEST(InferenceFusion, ResNet18FusedMatchesOriginal) {
-  ir::Model model = formats::load_model(
-      {std::string(NN_TESTDATA_DIR) + "/nnabla/converter_cases/N0004_resnet18_mulscalar_addscalar.nntxt"});
   // Parameters from the initializers, then batch statistics that make the folding matter.
-  {
-    ir::ParameterStore params;
-    ir::BuildOptions options;
-    options.batch_size = 1;
-    ir::build_network(*model.find_network(model.executors.at(0).network_name), params, options);
-    model.parameters = params.to_ir();
-  }
+  ir::Model model = test::load_with_initialized_parameters(
+      std::string(NN_TESTDATA_DIR) + "/nnabla/converter_cases/N0004_resnet18_mulscalar_addscalar.nntxt");
   std::mt19937 rng(3);
   std::uniform_real_distribution<float> stat(0.5f, 1.5f);
   for (auto& p : model.parameters)

@@ -9,9 +9,9 @@
 
 #include "batch_split.hpp"
 #include "executor_runner.hpp"
-#include "formats/nnp/nnp_reader.hpp"
 #include "formats/passes/batch_split.hpp"
 #include "formats/passes/inference_passes.hpp"
+#include "initialized_model.hpp"
 #include "nn/ir/graph_builder.hpp"
 
 namespace {
@@ -137,15 +137,8 @@ std::vector<float> run_executor(const ir::Model& model, const std::vector<float>
 }
 
 TEST(BatchSplit, SplitResNet18GivesTheWholeBatchsOutputs) {
-  ir::Model model = formats::load_model(
-      {std::string(NN_TESTDATA_DIR) + "/nnabla/converter_cases/N0004_resnet18_mulscalar_addscalar.nntxt"});
-  {
-    ir::ParameterStore params;
-    ir::BuildOptions options;
-    options.batch_size = 1;
-    ir::build_network(*model.find_network(model.executors.at(0).network_name), params, options);
-    model.parameters = params.to_ir();
-  }
+  ir::Model model = test::load_with_initialized_parameters(
+      std::string(NN_TESTDATA_DIR) + "/nnabla/converter_cases/N0004_resnet18_mulscalar_addscalar.nntxt");
   formats::optimize_for_inference(model);
   const int saved = omp_get_max_threads();
   omp_set_num_threads(2);
