@@ -51,8 +51,8 @@ std::unique_ptr<BatchSplit> BatchSplit::make(const nn::ir::Network& network, con
   std::map<std::string, nn::Shape> shapes;
   for (const auto& [name, var] : whole.variables) shapes[name] = var->shape();
   // The batch is the inputs' first axis (a file with fixed shapes, as most ONNX files, declares no batch).
-  const nn::Shape& first_input = shapes[inputs.front()];
-  const int64_t batch = first_input.empty() ? 0 : first_input[0];
+  auto first_input = shapes.find(inputs.front());
+  const int64_t batch = first_input == shapes.end() || first_input->second.empty() ? 0 : first_input->second[0];
   double activations = 0;
   for (const auto& v : network.variables) {
     auto it = shapes.find(v.name);
@@ -106,11 +106,20 @@ std::unique_ptr<BatchSplit> BatchSplit::make(const nn::ir::Network& network, con
   return split;
 }
 
+std::unique_ptr<BatchSplit> BatchSplit::for_executor(
+    const nn::ir::Executor& executor, const nn::ir::Network& network, const nn::ir::BuiltNetwork& whole,
+    nn::ir::ParameterStore& params, const nn::ir::BuildOptions& options, const std::vector<std::string>& outputs) {
+  if (!executor.generator_variable.empty()) return nullptr;
+  std::vector<std::string> inputs;
+  for (const auto& d : executor.data_variable) inputs.push_back(d.variable_name);
+  return make(network, whole, params, options, inputs, outputs);
+}
+
 void BatchSplit::run_chunk(Instance& inst, int64_t chunk, const nn::FunctionHook& pre,
                            const nn::FunctionHook& post) {
   for (size_t i = 0; i < inst.inputs.size(); ++i) {
     const int64_t n = inst.inputs[i]->size();
-    const float* src = whole_inputs_[i]->data()->get<float>() + chunk * n;
+    const float* src = in_data_[i] + chunk * n;
     std::copy(src, src + n, inst.inputs[i]->data()->cast<float>(true));
   }
   nn::forward_all(inst.outputs, /*clear_buffer=*/true, false, pre, post);
@@ -122,7 +131,8 @@ void BatchSplit::run_chunk(Instance& inst, int64_t chunk, const nn::FunctionHook
 }
 
 void BatchSplit::forward(const Hooks& hooks) {
-  for (auto& v : whole_inputs_) v->data()->get<float>();  // plain copies made before the threads read them
+  in_data_.clear();
+  for (auto& v : whole_inputs_) in_data_.push_back(v->data()->get<float>());
   out_data_.clear();
   for (auto& v : whole_outputs_) out_data_.push_back(v->data()->cast<float>(true));
   std::atomic<int64_t> next{0};

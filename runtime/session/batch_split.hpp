@@ -30,6 +30,14 @@ class BatchSplit {
                                           const std::vector<std::string>& inputs,
                                           const std::vector<std::string>& outputs);
 
+  // The split of an executor's network: its data variables in, `outputs` out. Null also when the executor has
+  // generator variables (their values are drawn for the whole batch).
+  static std::unique_ptr<BatchSplit> for_executor(const nn::ir::Executor& executor, const nn::ir::Network& network,
+                                                  const nn::ir::BuiltNetwork& whole,
+                                                  nn::ir::ParameterStore& params,
+                                                  const nn::ir::BuildOptions& options,
+                                                  const std::vector<std::string>& outputs);
+
   // Hooks around each function of instance i (called on the thread running it).
   using Hooks = std::function<std::pair<nn::FunctionHook, nn::FunctionHook>(int instance)>;
   // The whole network's forward: reads its input variables and writes its output variables, gradients off.
@@ -50,7 +58,8 @@ class BatchSplit {
 
   std::vector<Instance> instances_;
   std::vector<nn::VariablePtr> whole_inputs_, whole_outputs_;
-  std::vector<float*> out_data_;  // the whole outputs' plain data, written chunk by chunk
+  std::vector<const float*> in_data_;  // the whole inputs' plain data, read chunk by chunk
+  std::vector<float*> out_data_;       // the whole outputs' plain data, written chunk by chunk
   int64_t sub_batch_ = 0, chunks_ = 0;
 };
 

@@ -61,12 +61,9 @@ ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executo
   for (const auto& g : executor_.generator_variable) generators_.push_back(network_.get(g.variable_name));
   for (const auto& o : executor_.output_variable) outputs_.push_back(network_.get(o.variable_name));
   NN_CHECK(!outputs_.empty()) << "executor " << single_quoted(executor_.name) << " has no output variable";
-  if (generators_.empty()) {  // generator values are drawn for the whole batch: such executors run whole
-    std::vector<std::string> in_names, out_names;
-    for (const auto& d : executor_.data_variable) in_names.push_back(d.variable_name);
-    for (const auto& o : executor_.output_variable) out_names.push_back(o.variable_name);
-    split_ = BatchSplit::make(network, network_, params_, build, in_names, out_names);
-  }
+  std::vector<std::string> out_names;
+  for (const auto& o : executor_.output_variable) out_names.push_back(o.variable_name);
+  split_ = BatchSplit::for_executor(executor_, network, network_, params_, build, out_names);
   if (executor_.need_back_propagation) {
     NN_LOG_VERBOSE << "executor " << single_quoted(executor_.name)
                    << ": need_back_propagation ignored (forward only)";
