@@ -39,6 +39,10 @@ class ItemTable {
     items_.push_back(Item{csv_name, kind, fname, ftype, {}, {}});
     return items_.size() - 1;
   }
+  // The item of one function, named as upstream names its row ("forward_function (Type : Type)").
+  size_t function_index(const std::string& kind, const std::string& fname, const std::string& ftype) {
+    return index(kind + " (" + ftype + " : " + ftype + ")", kind, fname, ftype);
+  }
   Item& at(size_t i) { return items_[i]; }
   void add(const std::string& csv_name, double ms) { get(csv_name, "step").samples_ms.push_back(ms); }
   std::vector<Item> take() { return std::move(items_); }
@@ -71,11 +75,7 @@ struct FunctionTimer {
       // LeNet's functions themselves take.
       auto it = items.find(&node);
       if (it == items.end()) {
-        const std::string& type = node.function().type();
-        it = items
-                 .emplace(&node,
-                          table.index(std::string(kind) + " (" + type + " : " + type + ")", kind, node.name, type))
-                 .first;
+        it = items.emplace(&node, table.function_index(kind, node.name, node.function().type())).first;
       }
       table.at(it->second).samples_ms.push_back(ms);
     };
@@ -88,7 +88,9 @@ struct FunctionTimer {
 // share of the pass's wall time, so the function figures still add up to the iteration.
 class SplitFunctionTimer {
  public:
-  explicit SplitFunctionTimer(int threads) : threads_(size_t(threads)) {}
+  SplitFunctionTimer(int threads, const nn::ir::Network& network) : threads_(size_t(threads)) {
+    for (const auto& f : network.functions) order_.push_back(f.name);
+  }
   BatchSplit::Hooks hooks() {
     return [this](int t) {
       PerThread& mine = threads_[size_t(t)];
@@ -110,11 +112,13 @@ class SplitFunctionTimer {
       t.total_ms.clear();
     }
     if (!record) return;
-    for (const auto& [name, entry] : by_name)
-      table
-          .get("forward_function (" + entry.first + " : " + entry.first + ")", "forward_function", name,
-               entry.first)
-          .samples_ms.push_back(entry.second / double(threads_.size()));
+    for (const auto& name : order_) {  // rows in the network's order, as a whole pass makes them
+      auto it = by_name.find(name);
+      if (it == by_name.end()) continue;
+      const auto& [type, total_ms] = it->second;
+      table.at(table.function_index("forward_function", name, type))
+          .samples_ms.push_back(total_ms / double(threads_.size()));
+    }
   }
 
  private:
@@ -123,6 +127,7 @@ class SplitFunctionTimer {
     std::unordered_map<const nn::FunctionNode*, double> total_ms;
   };
   std::vector<PerThread> threads_;
+  std::vector<std::string> order_;  // function names in the network's order
 };
 
 // Data variables fed from a dataset batch, or random values when the dataset cannot be opened.
@@ -373,19 +378,14 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
   DataFeed feed(e.data_variable, built, nullptr, settings.seed);
   r.data_note = "random values of the declared shapes (inference)";
   // The batch as sub-batches on all threads where it splits, as infer and forward run it (executor_runner.cpp).
-  std::unique_ptr<BatchSplit> split;
-  if (e.generator_variable.empty()) {
-    std::vector<std::string> in_names;
-    for (const auto& d : e.data_variable) in_names.push_back(d.variable_name);
-    split = BatchSplit::make(*net, built, store, bo, in_names, out_names);
-  }
+  std::unique_ptr<BatchSplit> split = BatchSplit::for_executor(e, *net, built, store, bo, out_names);
   if (split) {
     r.batch_size = split->sub_batch() * split->chunks();  // a fixed-shape file declares no batch size
     r.sub_batch = split->sub_batch();
     r.split_threads = split->threads();
     for (int t = 0; t < split->threads(); ++t) name_function_nodes(*net, split->instance(t));
   }
-  SplitFunctionTimer split_timer(split ? split->threads() : 0);
+  SplitFunctionTimer split_timer(split ? split->threads() : 0, *net);
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
   FunctionTimer fwd{table, "forward_function", settings.context, true, {}};
