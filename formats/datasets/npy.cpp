@@ -41,6 +41,18 @@ double load_as(const char* p, bool swap) {
   return double(v);
 }
 
+// Appends `values` converted to T in the host's (little-endian) byte order.
+template <class T>
+void append_values(std::string& out, const std::vector<double>& values) {
+  const size_t start = out.size();
+  out.resize(start + values.size() * sizeof(T));
+  char* dst = out.data() + start;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const T v = T(values[i]);
+    std::memcpy(dst + i * sizeof(T), &v, sizeof(T));
+  }
+}
+
 }  // namespace
 
 NpyArray read_npy(std::string_view bytes, size_t& offset, const std::string& name) {
@@ -157,20 +169,6 @@ NpyArray read_npy_file(std::string_view bytes, const std::string& name) {
                                    << " bytes after the NPY data of shape " << to_string(array.shape);
   return array;
 }
-
-namespace {
-// Appends `values` converted to T in the host's (little-endian) byte order.
-template <class T>
-void append_values(std::string& out, const std::vector<double>& values) {
-  const size_t start = out.size();
-  out.resize(start + values.size() * sizeof(T));
-  char* dst = out.data() + start;
-  for (size_t i = 0; i < values.size(); ++i) {
-    const T v = T(values[i]);
-    std::memcpy(dst + i * sizeof(T), &v, sizeof(T));
-  }
-}
-}  // namespace
 
 std::string npy_record(const std::string& descr, const Shape& shape, const std::vector<double>& values) {
   std::string shape_text = "(";
