@@ -15,6 +15,18 @@
 namespace nn::formats {
 namespace tflite_import {
 
+namespace {
+// raw[i] = the i-th little-endian T at p, for every element of raw.
+template <class T>
+void widen(const uint8_t* p, std::vector<double>& raw) {
+  for (size_t i = 0; i < raw.size(); ++i) {
+    T v;
+    std::memcpy(&v, p + sizeof(T) * i, sizeof(T));
+    raw[i] = double(v);
+  }
+}
+}  // namespace
+
 bool has_dynamic_batch(const tflite::TensorT& t) {
   return !t.shape.empty() && t.shape_signature.size() == t.shape.size() && t.shape_signature[0] == -1;
 }
@@ -54,38 +66,16 @@ std::vector<float> Importer::constant(int index) const {
   std::vector<float> out(n);
   const uint8_t* p = bytes.data();
   std::vector<double> raw(n);
-  for (size_t i = 0; i < n; ++i) {
-    switch (t.type) {
-      case tflite::TensorType_FLOAT32: {
-        float v;
-        std::memcpy(&v, p + 4 * i, 4);
-        raw[i] = v;
-        break;
-      }
-      case tflite::TensorType_INT32: {
-        int32_t v;
-        std::memcpy(&v, p + 4 * i, 4);
-        raw[i] = v;
-        break;
-      }
-      case tflite::TensorType_INT64: {
-        int64_t v;
-        std::memcpy(&v, p + 8 * i, 8);
-        raw[i] = double(v);
-        break;
-      }
-      case tflite::TensorType_INT16: {
-        int16_t v;
-        std::memcpy(&v, p + 2 * i, 2);
-        raw[i] = v;
-        break;
-      }
-      case tflite::TensorType_INT8: raw[i] = int8_t(p[i]); break;
-      case tflite::TensorType_UINT8: raw[i] = p[i]; break;
-      default:
-        NN_FAIL(ErrorCode::kUnsupported) << "tensor '" << t.name << "': constants of type "
-                                         << tflite::EnumNameTensorType(t.type) << " are not supported";
-    }
+  switch (t.type) {
+    case tflite::TensorType_FLOAT32: widen<float>(p, raw); break;
+    case tflite::TensorType_INT32: widen<int32_t>(p, raw); break;
+    case tflite::TensorType_INT64: widen<int64_t>(p, raw); break;
+    case tflite::TensorType_INT16: widen<int16_t>(p, raw); break;
+    case tflite::TensorType_INT8: widen<int8_t>(p, raw); break;
+    case tflite::TensorType_UINT8: widen<uint8_t>(p, raw); break;
+    default:
+      NN_CHECK_CODE(n == 0, ErrorCode::kUnsupported) << "tensor '" << t.name << "': constants of type "
+                                                     << tflite::EnumNameTensorType(t.type) << " are not supported";
   }
   const auto* q = t.quantization.get();
   if (q && !q->scale.empty() && t.type != tflite::TensorType_FLOAT32) {
