@@ -75,7 +75,7 @@ class Concatenate : public Function {
       int64_t offset = 0;
       for (size_t i = 0; i < in.size(); ++i) {
         const int64_t c = in[i]->shape()[1];
-        copy_blocks(xs[i] + begin * c, c, y + begin * channels + offset, channels, end - begin, c, false);
+        for (int64_t q = begin; q < end; ++q) copy_channels(xs[i] + q * c, y + q * channels + offset, c);
         offset += c;
       }
     });
