@@ -1,4 +1,5 @@
-// nncli's own getenv: OpenMP defaults that libgomp reads in its constructor, before main could set them.
+// nncli's own getenv: OpenMP (and oneDNN) defaults that libraries read in their constructors, before main could
+// set them.
 #include "thread_policy.hpp"
 
 #include <fcntl.h>
@@ -62,10 +63,14 @@ int affinity_cpus() {
 //   spin, 256 ms with GOMP_SPINCOUNT=10000, 147 ms passive, 335 ms with one thread); sleeping at once
 //   (OMP_WAIT_POLICY=PASSIVE) costs a wake-up per parallel region, which doubled MobileNetV2's batch-1
 //   convolutions on two threads (4.5 ms passive, 2.3 ms with 1000 spins).
+// - ONEDNN_JIT_PROFILE=0 and ONEDNN_ITT_TASK_LEVEL=0: oneDNN otherwise announces each JIT kernel to
+//   profilers (VTune/perf hooks: a search of the library path for libJitPI.so) and marks every primitive
+//   execution as an ITT task; a user who profiles with those tools sets the variables.
 // - OMP_NUM_THREADS from the cgroup CPU quota when it allows fewer CPUs than the affinity mask (libgomp
 //   itself counts the affinity mask only).
 const char* policy_default(const char* name) {
   if (std::strcmp(name, "GOMP_SPINCOUNT") == 0) return lookup("OMP_WAIT_POLICY") ? nullptr : "1000";
+  if (std::strcmp(name, "ONEDNN_JIT_PROFILE") == 0 || std::strcmp(name, "ONEDNN_ITT_TASK_LEVEL") == 0) return "0";
   if (std::strcmp(name, "OMP_NUM_THREADS") == 0) {
     static char text[16];
     if (!text[0]) {

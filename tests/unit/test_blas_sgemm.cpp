@@ -18,10 +18,10 @@ struct Shape {
   bool trans_a, trans_b;
 };
 
-void check(const Shape& s, float alpha, float beta) {
+void check(const Shape& s, float alpha, float beta, int64_t b_padding = 5) {
   std::mt19937 rng(unsigned(s.m * 131 + s.n * 17 + s.k));
   std::uniform_real_distribution<float> u(-1.f, 1.f);
-  const int64_t lda = (s.trans_a ? s.m : s.k) + 3, ldb = (s.trans_b ? s.k : s.n) + 5, ldc = s.n + 2;
+  const int64_t lda = (s.trans_a ? s.m : s.k) + 3, ldb = (s.trans_b ? s.k : s.n) + b_padding, ldc = s.n + 2;
   std::vector<float> a((s.trans_a ? s.k : s.m) * lda), b((s.trans_b ? s.n : s.k) * ldb), c(s.m * ldc);
   for (float& v : a) v = u(rng);
   for (float& v : b) v = u(rng);
@@ -52,6 +52,13 @@ TEST(BlasSgemm, SmallKernelBlockEdges) {
     for (int64_t n : {1, 15, 16, 17, 50, 576})
       for (int64_t k : {1, 25, 256})
         for (float beta : {0.f, 1.f, 0.5f}) check({m, n, k, false, false}, 1.5f, beta);
+}
+
+// A matrix times a contiguous vector (a 1x1 convolution over a 1x1 map): the vectorized dot product's
+// 32- and 8-float steps and its scalar tail.
+TEST(BlasSgemm, MatrixVectorContiguous) {
+  for (int64_t k : {1, 7, 8, 31, 32, 33, 100, 1152})
+    for (float beta : {0.f, 0.5f}) check({48, 1, k, false, false}, 1.5f, beta, 0);
 }
 
 TEST(BlasSgemm, TransposesAndLargeProducts) {

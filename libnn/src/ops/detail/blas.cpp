@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "nn/core/error.hpp"
@@ -114,15 +115,45 @@ void small_rows(int64_t rows, int64_t j0, int64_t n, int64_t k, float alpha, con
   }
 }
 
+// sum a[p] * b[p] over k contiguous floats: four vector accumulators, so consecutive FMAs do not wait on
+// each other (a single sum, which is what `omp simd reduction` gave here, ran one scalar FMA per 4 cycles:
+// EfficientNet's squeeze-excite 1152 -> 48 product took 54 us).
+float dot_product(const float* a, const float* b, int64_t k) {
+  typedef float Vec8 __attribute__((vector_size(32)));
+  Vec8 acc[4] = {};
+  int64_t p = 0;
+  for (; p + 32 <= k; p += 32)
+    for (int v = 0; v < 4; ++v) {
+      Vec8 x, y;
+      std::memcpy(&x, a + p + 8 * v, sizeof x);
+      std::memcpy(&y, b + p + 8 * v, sizeof y);
+      acc[v] += x * y;
+    }
+  for (; p + 8 <= k; p += 8) {
+    Vec8 x, y;
+    std::memcpy(&x, a + p, sizeof x);
+    std::memcpy(&y, b + p, sizeof y);
+    acc[0] += x * y;
+  }
+  const Vec8 sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+  float dot = 0.f;
+  for (int j = 0; j < 8; ++j) dot += sum[j];
+  for (; p < k; ++p) dot += a[p] * b[p];
+  return dot;
+}
+
+float strided_dot(const float* a, const float* b, int64_t ldb, int64_t k) {
+  float dot = 0.f;
+  for (int64_t p = 0; p < k; ++p) dot += a[p] * b[p * ldb];
+  return dot;
+}
+
 // C = alpha * A * B + beta * C, row-major: blocks of 4 rows x 16 columns summed in registers across k.
 void small_sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
                  int64_t ldb, float beta, float* c, int64_t ldc) {
   if (n == 1) {  // a matrix-vector product (a 1x1 convolution over a 1x1 map): one dot product per row
     for (int64_t i = 0; i < m; ++i) {
-      const float* ai = a + i * lda;
-      float dot = 0.f;
-#pragma omp simd reduction(+ : dot)
-      for (int64_t p = 0; p < k; ++p) dot += ai[p] * b[p * ldb];
+      const float dot = ldb == 1 ? dot_product(a + i * lda, b, k) : strided_dot(a + i * lda, b, ldb, k);
       c[i * ldc] = alpha * dot + (beta == 0.f ? 0.f : beta * c[i * ldc]);
     }
     return;
