@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Inference latency, nncli beside ONNX Runtime, on a quiet machine and with two busy loops per core.
 # For each ONNX model: ORT (onnxruntime-node, 2 intra-op threads), nncli (default threads) and nncli
-# with one thread (OMP_NUM_THREADS=1), each as mean ms per run over SECS seconds in process (nncli profile, ORT best round).
+# with one thread (OMP_NUM_THREADS=1), each as the median ms of the runs of SECS seconds in process (nncli profile's
+# median_ms, ORT's median run): on a shared machine a mean moves with whatever else ran.
 # Usage: scripts/bench_infer.sh [seconds-per-figure] [model.onnx ...]
 #   with no models: PyTorch's LeNet (batch 1) and small ResNet (batch 32) exported by bench_engine_torch.py,
 #   then torchvision's resnet18, mobilenet_v2, efficientnet_b0 and squeezenet1_1 at batch 1 and 32
@@ -31,21 +32,21 @@ if [ ${#models[@]} -eq 0 ]; then
     fi
   fi
 fi
-# nncli's mean ms per run (profile: executors only, batch from the file).
+# nncli's median ms per run (profile: executors only, batch from the file).
 nncli_ms() {
   /usr/bin/time -f %M -o "$work/rss" "$NNCLI" -q "$@" profile -c "$model" -o "$work/prof" --only executors \
     --duration "$SECS" --format json 2>/dev/null |
-    /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin)["targets"][0]["iteration"]; print("%.4f" % t["mean_ms"])'
+    /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin)["targets"][0]["iteration"]; print("%.4f" % t["median_ms"])'
 }
 ort_ms() {
   if command -v node >/dev/null && [ -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
-    node scripts/ort/ort_bench.js "$model" x "$SECS" 2 | awk '{print $2}'
+    node scripts/ort/ort_bench.js "$model" x "$SECS" 2 | awk '{print $(NF - 1)}'
   else
     echo nan
   fi
 }
 ratio() { /usr/bin/python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print('%.2fx' % (a/b) if b==b and b>0 else '-')" "$1" "$2"; }
-echo "nncli: $NNCLI ($(nproc) cores); ms per run (mean), ratio = ORT time / nncli time (> 1: nncli faster)"
+echo "nncli: $NNCLI ($(nproc) cores); ms per run (median), ratio = ORT time / nncli time (> 1: nncli faster)"
 printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s | %8s |\n' model "ORT quiet" "nn quiet" ratio \
   "ORT busy" "nn busy" ratio "nn 1 thr busy" "busy/1thr" "nn MiB"
 for model in "${models[@]}"; do

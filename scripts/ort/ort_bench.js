@@ -1,5 +1,6 @@
 // ONNX Runtime anchor for scripts/bench_engine.sh: times session.run of an ONNX model on random float inputs
-// with N intra-op threads (best of 3 rounds after warm-up) and prints "<label> <ms per run> <images/s>".
+// with N intra-op threads (best of 3 rounds after warm-up) and prints "<label> <ms per run> ms <images/s> images/s,
+// median <ms> ms" (the median of every run's own time, as nncli profile's median_ms).
 //   node ort_bench.js MODEL.onnx LABEL SECONDS [THREADS]
 'use strict';
 const os = require('os');
@@ -25,17 +26,22 @@ async function main() {
   }
   for (let i = 0; i < 10; ++i) await session.run(feeds);
   let best = Infinity;
+  const runs = [];
   for (let round = 0; round < 3; ++round) {
     let n = 0;
     const t0 = process.hrtime.bigint();
     let elapsed = 0;
     do {
+      const r0 = process.hrtime.bigint();
       await session.run(feeds);
+      runs.push(Number(process.hrtime.bigint() - r0) / 1e9);
       ++n;
       elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
     } while (elapsed < seconds / 3);
     best = Math.min(best, elapsed / n);
   }
-  console.log(`${label} ${(best * 1e3).toFixed(4)} ms ${(batch / best).toFixed(1)} images/s`);
+  runs.sort((a, b) => a - b);
+  const median = runs[Math.floor(runs.length / 2)];
+  console.log(`${label} ${(best * 1e3).toFixed(4)} ms ${(batch / best).toFixed(1)} images/s, median ${(median * 1e3).toFixed(4)} ms`);
 }
 main().catch((e) => { console.error(`ort_bench: ${e.message}`); process.exit(1); });
