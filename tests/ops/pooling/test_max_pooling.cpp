@@ -3,6 +3,10 @@
 
 #include <algorithm>
 
+#include "nn/graph/functions.hpp"
+#include "nn/graph/grad_mode.hpp"
+#include "nn/graph/variable.hpp"
+
 #include "pool_reference.hpp"
 
 using namespace nn::test;
@@ -45,4 +49,34 @@ TEST(MaxPooling, Pad) {
 TEST(MaxPooling, OneDAndThreeD) {
   run_max({V{3}, V{2}, V{1}, false}, {2, 3, 7}, 7);
   run_max({V{2, 2, 2}, {}, {}, true}, {1, 2, 4, 4, 3}, 8);
+}
+
+// With gradients off the forward keeps no argmax and takes its own loops (the 2x2 stride-2 case, whole windows,
+// clipped border windows, windows wholly in the padding): exactly the maxima of the recording forward, which the
+// tests above hold against the reference.
+TEST(MaxPooling, NoGradForwardMatchesTheRecordingForward) {
+  const std::vector<std::pair<PoolSpec, nn::Shape>> cases{
+      {{V{2, 2}}, {1, 3, 24, 24}},
+      {{V{2, 2}, {}, {}, false}, {2, 2, 7, 9}},
+      {{V{3, 3}, V{2, 2}, V{1, 1}, true}, {1, 2, 11, 13}},
+      {{V{3, 2}, V{1, 3}, {}, false}, {1, 2, 6, 11}},
+      {{V{2, 3}, V{2, 2}, V{2, 2}, false}, {1, 1, 5, 6}},
+  };
+  uint32_t seed = 20;
+  for (const auto& [spec, shape] : cases) {
+    const RefArray x = distinct_input(shape, seed++);
+    auto v = nn::Variable::create(x.shape, true);
+    float* p = v->data()->cast<float>(true);
+    for (size_t i = 0; i < x.data.size(); ++i) p[i] = float(x.data[i]);
+    auto y = nn::call1("MaxPooling", {v}, pool_attrs(spec, false));
+    nn::forward_all({y});
+    const std::vector<float> recorded = y->data()->to_vector();
+    {
+      nn::NoGradScope no_grad;
+      nn::forward_all({y});
+    }
+    const std::vector<float> got = y->data()->to_vector();
+    ASSERT_EQ(got.size(), recorded.size()) << nn::to_string(shape);
+    for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], recorded[i]) << nn::to_string(shape) << " at " << i;
+  }
 }

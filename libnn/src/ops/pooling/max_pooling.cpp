@@ -30,6 +30,11 @@ class MaxPooling : public Function {
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
     const PoolPlan& p = plan_;
+    if (!grad_enabled() && p.kernel.size() == 2) {  // no backward can follow: the maxima alone
+      for_maps([&](int64_t m) { max_2d_values(p, x + m * p.in_size, y + m * p.out_size); });
+      forward_done_ = false;
+      return;
+    }
     argmax_.resize(size_t(p.maps * p.out_size));
     auto map = [&](int64_t m) {
       const float* xm = x + m * p.in_size;
@@ -53,12 +58,7 @@ class MaxPooling : public Function {
         am[yi] = int32_t(arg);
       });
     };
-    if (p.maps * p.in_size >= kParallelThreshold && p.maps > 1) {
-#pragma omp parallel for schedule(static)
-      for (int64_t m = 0; m < p.maps; ++m) map(m);
-    } else {
-      for (int64_t m = 0; m < p.maps; ++m) map(m);
-    }
+    for_maps(map);
     forward_done_ = true;
   }
 
@@ -76,6 +76,14 @@ class MaxPooling : public Function {
       for (int64_t i = 0; i < p.out_size; ++i)
         if (am[i] >= 0) dxm[am[i]] += dym[i];
     };
+    for_maps(map);
+  }
+
+ private:
+  // map(m) for every pooled map, on all threads when the maps are large enough together.
+  template <class Map>
+  void for_maps(Map&& map) const {
+    const PoolPlan& p = plan_;
     if (p.maps * p.in_size >= kParallelThreshold && p.maps > 1) {
 #pragma omp parallel for schedule(static)
       for (int64_t m = 0; m < p.maps; ++m) map(m);
@@ -84,7 +92,6 @@ class MaxPooling : public Function {
     }
   }
 
- private:
   // Gradients off and a channels-last input (a convolution's output): the maximum of each window's pixels
   // over all channels at once, output channels-last; no argmax (no backward follows).
   bool forward_channels_last(const Variables& in, const Variables& out) {
@@ -178,7 +185,47 @@ class MaxPooling : public Function {
     }
   }
 
-  // Output columns [j0, j1) of output row i, one window at a time (first maximum wins, as upstream).
+  // max_2d without the argmax (gradients off): whole-window columns as vectorized running maxima over the
+  // window's elements, the clipped border columns (and rows wholly in the padding) through max_2d_columns.
+  static void max_2d_values(const PoolPlan& p, const float* xm, float* ym) {
+    const int64_t oh = p.out[0], ow = p.out[1], kw = p.kernel[1], w = p.in[1];
+    int64_t first = 0, last = ow;
+    while (first < ow && p.hi[1][size_t(first)] - p.lo[1][size_t(first)] != kw) ++first;
+    last = first;
+    while (last < ow && p.hi[1][size_t(last)] - p.lo[1][size_t(last)] == kw) ++last;
+    auto border = [&](int64_t i, int64_t j0, int64_t j1) {
+      max_2d_columns(p, xm, i, j0, j1, ym + i * ow, nullptr);
+    };
+    for (int64_t i = 0; i < oh; ++i) {
+      const int64_t r0 = p.lo[0][size_t(i)], r1 = p.hi[0][size_t(i)];
+      if (r0 >= r1 || first >= last) {
+        border(i, 0, ow);
+        continue;
+      }
+      border(i, 0, first);
+      float* __restrict yrow = ym + i * ow + first;
+      const int64_t c0 = p.lo[1][size_t(first)], n = last - first, s = p.stride[1];
+      if (s == 2 && kw == 2 && r1 - r0 == 2) {
+        const float* __restrict up = xm + r0 * w + c0;
+        const float* __restrict down = up + w;
+        for (int64_t j = 0; j < n; ++j)
+          yrow[j] = std::max(std::max(up[2 * j], up[2 * j + 1]), std::max(down[2 * j], down[2 * j + 1]));
+      } else {
+        const float* x0 = xm + r0 * w + c0;
+        for (int64_t j = 0; j < n; ++j) yrow[j] = x0[j * s];
+        for (int64_t r = r0; r < r1; ++r)
+          for (int64_t k = 0; k < kw; ++k) {
+            if (r == r0 && k == 0) continue;
+            const float* __restrict xr = xm + r * w + c0 + k;
+            for (int64_t j = 0; j < n; ++j) yrow[j] = xr[j * s] > yrow[j] ? xr[j * s] : yrow[j];
+          }
+      }
+      border(i, last, ow);
+    }
+  }
+
+  // Output columns [j0, j1) of output row i, one window at a time (first maximum wins, as upstream); arow null:
+  // no argmax.
   static void max_2d_columns(const PoolPlan& p, const float* xm, int64_t i, int64_t j0, int64_t j1, float* yrow,
                              int32_t* arow) {
     const int64_t w = p.in[1], r0 = p.lo[0][size_t(i)], r1 = p.hi[0][size_t(i)];
@@ -194,7 +241,7 @@ class MaxPooling : public Function {
           arg = take ? int32_t(r * w + c) : arg;
         }
       yrow[j] = arg < 0 ? 0.f : best;
-      arow[j] = arg;
+      if (arow) arow[j] = arg;
     }
   }
 
