@@ -100,6 +100,42 @@ void small_block(int64_t k, float alpha, const float* a, int64_t lda, const floa
   }
 }
 
+// Whether the CPU runs AVX-512 (nncli is built for AVX2; the kernels below are compiled for AVX-512 apart).
+bool avx512() {
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+}
+
+// small_block<4> over 32 columns in AVX-512 registers: 8 accumulators of 16 lanes, twice the multiply-adds per
+// instruction of the AVX2 block and as many independent sums (LeNet's 16x25 by 25x576 product).
+__attribute__((target("avx512f"))) void block_4x32_avx512(int64_t k, float alpha, const float* a, int64_t lda,
+                                                          const float* b, int64_t ldb, float beta, float* c,
+                                                          int64_t ldc) {
+  typedef float Vec16 __attribute__((vector_size(64)));
+  Vec16 acc[4][2] = {};
+  for (int64_t p = 0; p < k; ++p) {
+    Vec16 b0, b1;
+    std::memcpy(&b0, b + p * ldb, sizeof b0);
+    std::memcpy(&b1, b + p * ldb + 16, sizeof b1);
+    for (int r = 0; r < 4; ++r) {
+      const float av = a[r * lda + p];
+      acc[r][0] += av * b0;
+      acc[r][1] += av * b1;
+    }
+  }
+  for (int r = 0; r < 4; ++r)
+    for (int h = 0; h < 2; ++h) {
+      float* cr = c + r * ldc + 16 * h;
+      Vec16 out = alpha * acc[r][h];
+      if (beta != 0.f) {
+        Vec16 old;
+        std::memcpy(&old, cr, sizeof old);
+        out += beta * old;
+      }
+      std::memcpy(cr, &out, sizeof out);
+    }
+}
+
 // The columns [j0, n) of rows [0, rows): one pass over B per row, the column loop vectorized.
 void small_rows(int64_t rows, int64_t j0, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                 const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
@@ -163,7 +199,11 @@ void small_sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, i
   const int64_t full = n - n % kBlockCols;
   int64_t i = 0;
   for (; i + 4 <= m; i += 4) {
-    for (int64_t j = 0; j < full; j += kBlockCols)
+    int64_t j = 0;
+    if (avx512())
+      for (; j + 2 * kBlockCols <= full; j += 2 * kBlockCols)
+        block_4x32_avx512(k, alpha, a + i * lda, lda, b + j, ldb, beta, c + i * ldc + j, ldc);
+    for (; j < full; j += kBlockCols)
       small_block<4>(k, alpha, a + i * lda, lda, b + j, ldb, beta, c + i * ldc + j, ldc);
     if (full < n) small_rows(4, full, n, k, alpha, a + i * lda, lda, b, ldb, beta, c + i * ldc, ldc);
   }
