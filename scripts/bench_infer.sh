@@ -32,10 +32,12 @@ if [ ${#models[@]} -eq 0 ]; then
     fi
   fi
 fi
-# nncli's median ms per run (profile: executors only, batch from the file).
+# nncli's median ms per run (profile: executors only, batch from the file; whole iterations, no timer around each
+# function, where the binary has --no-function-times: NNCLI=... may name an older one).
+whole_only=$("$NNCLI" profile --help 2>/dev/null | grep -q -- --no-function-times && echo --no-function-times || true)
 nncli_ms() {
   /usr/bin/time -f %M -o "$work/rss" "$NNCLI" -q "$@" profile -c "$model" -o "$work/prof" --only executors \
-    --duration "$SECS" --format json 2>/dev/null |
+    --duration "$SECS" --format json $whole_only 2>/dev/null |
     /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin)["targets"][0]["iteration"]; print("%.4f" % t["median_ms"])'
 }
 ort_ms() {

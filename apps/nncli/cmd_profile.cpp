@@ -24,7 +24,7 @@ struct ProfileOptions {
   double duration = -1, fail_if_slower = -1;
   size_t top = 10;
   uint32_t seed = 0;
-  bool no_optimize = false;
+  bool no_optimize = false, no_function_times = false;
 };
 
 std::shared_ptr<ProfileOptions> setup_profile(CLI::App& command) {
@@ -45,6 +45,9 @@ std::shared_ptr<ProfileOptions> setup_profile(CLI::App& command) {
   add_seed_option(command, o->seed, "Seed of random data and parameters");
   add_text_json_format_option(command, o->format, "stdout: text or json");
   add_no_optimize_flag(command, o->no_optimize);
+  command.add_flag("--no-function-times", o->no_function_times,
+                   "Time whole iterations only (no timer around each function: they add to a small network's "
+                   "iteration)");
   command.add_option("--baseline", o->baseline, "profile.json of an earlier run to compare with");
   command.add_option("--fail-if-slower", o->fail_if_slower,
                      "With --baseline: exit 4 when an iteration median is more than PCT percent slower");
@@ -68,6 +71,7 @@ int run_profile(const ProfileOptions& opt) {
   settings.seed = opt.seed;
   settings.optimizers = opt.only != "executors";
   settings.executors = opt.only != "optimizers";
+  settings.function_times = !opt.no_function_times;
 
   std::vector<std::string> files{opt.config};
   files.insert(files.end(), opt.params.begin(), opt.params.end());

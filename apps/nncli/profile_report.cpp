@@ -90,7 +90,7 @@ std::string text_summary(const std::vector<TargetResult>& results, const Machine
            fixed(s.p99, 3) + " ms, throughput " + fixed(r.throughput, 1) + " samples/s, peak memory " +
            std::to_string(r.peak_bytes) + " bytes\n";
     const auto hot = hotspots(r);
-    out += "  hotspots (median ms, p90, share of the iteration):\n";
+    if (!hot.empty()) out += "  hotspots (median ms, p90, share of the iteration):\n";
     for (size_t i = 0; i < std::min(top, hot.size()); ++i) {
       const Item& it = *hot[i];
       const double share = s.median > 0 ? 100.0 * it.stats.median / s.median : 0.0;

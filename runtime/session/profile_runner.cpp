@@ -59,14 +59,17 @@ struct FunctionTimer {
   const char* kind;  // "forward_function" / "backward_function"
   const nn::Context& context;
   bool recording = true;
+  bool enabled = true;  // false: no hooks (profile --no-function-times)
   Clock::time_point start{};
   nn::FunctionHook pre() {
+    if (!enabled) return nullptr;
     return [this](const nn::FunctionNode&) {
       nn::synchronize(context);
       start = Clock::now();
     };
   }
   nn::FunctionHook post() {
+    if (!enabled) return nullptr;
     return [this](const nn::FunctionNode& node) {
       nn::synchronize(context);
       const double ms = ms_since(start);
@@ -296,8 +299,8 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
   }
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
-  FunctionTimer fwd{table, "forward_function", settings.context, true, {}};
-  FunctionTimer bwd{table, "backward_function", settings.context, true, {}};
+  FunctionTimer fwd{table, "forward_function", settings.context, true, settings.function_times, {}};
+  FunctionTimer bwd{table, "backward_function", settings.context, true, settings.function_times, {}};
   const double wd = o.solver.weight_decay;
   auto step = [&](bool record) {
     ItemTable scratch;
@@ -388,7 +391,7 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
   SplitFunctionTimer split_timer(split ? split->threads() : 0, *net);
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
-  FunctionTimer fwd{table, "forward_function", settings.context, true, {}};
+  FunctionTimer fwd{table, "forward_function", settings.context, true, settings.function_times, {}};
   auto step = [&](bool record) {
     ItemTable scratch;
     ItemTable& t = record ? table : scratch;
@@ -400,7 +403,7 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
     const auto t0 = Clock::now();
     nn::NoGradScope no_grad;  // as an executor runs (executor_runner.cpp), intermediates freed as they go
     if (split)
-      split->forward(split_timer.hooks());
+      split->forward(settings.function_times ? split_timer.hooks() : BatchSplit::Hooks{});
     else
       nn::forward_all(outputs, /*clear_buffer=*/true, false, fwd.pre(), fwd.post());
     nn::synchronize(settings.context);

@@ -45,6 +45,7 @@ struct ProfileSettings {
   uint32_t seed = 0;
   bool optimizers = true;
   bool executors = true;
+  bool function_times = true;  // false: whole iterations only, no timer around each function
 };
 
 // Gives every function node of a built network the name of its function in the file (the graph builder
