@@ -111,6 +111,15 @@ TEST(ConvInferencePath, Geometries) {
   check_case({{1, 16, 5, 6, 7}, {16, 16, 3, 3, 3}, 1, {1, 1, 1}, {}, true, false, "elu"}, rng);  // 3-D
 }
 
+// 3x3 stride-1 layers of 64 channels or more run as Winograd where the CPU has the kernel: within the same
+// tolerance of the double-precision direct sums, with the residual and activation applied after the transform.
+TEST(ConvInferencePath, WinogradLayersMatchTheReference) {
+  std::mt19937 rng(11);
+  check_case({{1, 64, 14, 14}, {64, 64, 3, 3}, 1, {1, 1}, {}, true, true, "relu"}, rng);
+  check_case({{2, 96, 9, 11}, {128, 96, 3, 3}, 1, {1, 1}, {}, false, false, ""}, rng);
+  check_case({{1, 64, 7, 7}, {64, 64, 3, 3}, 1, {0, 0}, {}, true, false, "relu6"}, rng);  // no padding
+}
+
 // Batches of several chunks per thread run as one-thread primitives over chunks of the batch taken by the team
 // in turn (on a machine with more than one thread): each chunk reads and writes at its own offset.
 TEST(ConvInferencePath, BatchChunksMatchTheReference) {
