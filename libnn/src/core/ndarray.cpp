@@ -242,7 +242,10 @@ void NdArray::sync_into(Copy& dst) {
   const LayoutHooks* src_layout = layout_for(src->key.device);
   const LayoutHooks* dst_layout = layout_for(dst.key.device);
   if (!src_layout && !dst_layout) return sync_plain(*src, dst);
-  // Through a plain float32 host array: the layouts convert only to and from that.
+  if (src_layout && dst_layout && dst_layout->from_layout &&
+      dst_layout->from_layout(dst.buffer->ptr, src->key.device, src->buffer->ptr, shape_))
+    return;
+  // Otherwise through a plain float32 host array.
   const ArrayKey plain_key{DType::kFloat32, "cpu"};
   Copy plain{plain_key, nullptr};
   if (src_layout) {

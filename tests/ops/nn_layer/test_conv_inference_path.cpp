@@ -120,6 +120,29 @@ TEST(ConvInferencePath, WinogradLayersMatchTheReference) {
   check_case({{1, 64, 7, 7}, {64, 64, 3, 3}, 1, {0, 0}, {}, true, false, "relu6"}, rng);  // no padding
 }
 
+// A Winograd layer (blocked dnnl16 output) read by a direct stride-2 layer (channels-last input): the array
+// converts between the two oneDNN layouts in one reorder, and its values are the reference's.
+TEST(ConvInferencePath, WinogradOutputFeedsAChannelsLastLayer) {
+  std::mt19937 rng(12);
+  const RefArray x = random_input({1, 64, 10, 10}, rng), w1 = random_input({64, 64, 3, 3}, rng),
+                 w2 = random_input({32, 64, 3, 3}, rng);
+  conv_ref::ConvSpec same, down;
+  same.pad = down.pad = {1, 1};
+  down.stride = {2, 2};
+  const RefArray h = conv_ref::convolution(x, w1, nullptr, same);
+  const RefArray want = conv_ref::convolution(h, w2, nullptr, down);
+  auto vx = variable_of(x), vw1 = variable_of(w1), vw2 = variable_of(w2);
+  const std::vector<int64_t> one{1, 1}, two{2, 2};
+  auto vh = nn::call1("Convolution", {vx, vw1}, {{"pad", one}}, nn::cpu_context());
+  auto vy = nn::call1("Convolution", {vh, vw2}, {{"pad", one}, {"stride", two}}, nn::cpu_context());
+  {
+    nn::NoGradScope no_grad;
+    vy->forward();
+  }
+  expect_close(vy->data()->to_vector(), want, "stride-2 layer after a Winograd layer");
+  expect_close(vh->data()->to_vector(), h, "Winograd output read plain");
+}
+
 // Batches of several chunks per thread run as one-thread primitives over chunks of the batch taken by the team
 // in turn (on a machine with more than one thread): each chunk reads and writes at its own offset.
 TEST(ConvInferencePath, BatchChunksMatchTheReference) {

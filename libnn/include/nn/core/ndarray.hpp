@@ -46,6 +46,8 @@ struct LayoutHooks {
   std::function<size_t(const Shape&)> bytes;  // storage of one array of that shape (padding included)
   std::function<void(float* plain, const void* laid, const Shape&)> to_plain;
   std::function<void(void* laid, const float* plain, const Shape&)> from_plain;
+  // Optional: converts straight from the copy in another layout; false when it cannot (then via plain).
+  std::function<bool(void* laid, const std::string& src_layout, const void* src, const Shape&)> from_layout;
 };
 void register_layout(const std::string& name, LayoutHooks hooks);
 

@@ -1,4 +1,5 @@
-// The oneDNN layouts' NdArray hooks: size (with the channel padding), and oneDNN reorders to and from plain.
+// The oneDNN layouts' NdArray hooks: size (with the channel padding), and oneDNN reorders to and from plain and
+// between the layouts.
 #include "ops/detail/dnnl_layout.hpp"
 
 #include <map>
@@ -18,29 +19,36 @@ memory::dims dims_of(const Shape& shape) {
   return memory::dims(shape.begin(), shape.end());
 }
 
-// Reorders between the plain order and a layout for one shape, made once per (layout, shape, direction).
-void reorder(const std::string& layout, const Shape& shape, bool to_plain, const void* src, void* dst) {
+// Reorders one shape from layout `from` to layout `to` ("" = the plain order), made once per (from, to, shape).
+void reorder(const std::string& from, const std::string& to, const Shape& shape, const void* src, void* dst) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, Shape, bool>, dnnl::reorder> made;
+  static std::map<std::tuple<std::string, std::string, Shape>, dnnl::reorder> made;
   const memory::dims dims = dims_of(shape);
-  const memory::desc plain = dnnl_plain_desc(dims), laid = dnnl_layout_desc(layout, dims);
-  const memory::desc& from = to_plain ? laid : plain;
-  const memory::desc& to = to_plain ? plain : laid;
+  auto desc_of = [&](const std::string& layout) {
+    return layout.empty() ? dnnl_plain_desc(dims) : dnnl_layout_desc(layout, dims);
+  };
+  const memory::desc from_md = desc_of(from), to_md = desc_of(to);
   dnnl::reorder r;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_tuple(layout, shape, to_plain);
+    const auto key = std::make_tuple(from, to, shape);
     auto it = made.find(key);
     if (it == made.end())
-      it = made.emplace(key, dnnl::reorder(
-                                 dnnl::reorder::primitive_desc(dnnl_cpu_engine(), from, dnnl_cpu_engine(), to)))
+      it = made.emplace(key, dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_cpu_engine(), from_md,
+                                                                         dnnl_cpu_engine(), to_md)))
                .first;
     r = it->second;
   }
-  memory src_mem(from, dnnl_cpu_engine(), const_cast<void*>(src)), dst_mem(to, dnnl_cpu_engine(), dst);
+  memory src_mem(from_md, dnnl_cpu_engine(), const_cast<void*>(src)), dst_mem(to_md, dnnl_cpu_engine(), dst);
   dnnl::stream stream(dnnl_cpu_engine());
   r.execute(stream, src_mem, dst_mem);
   stream.wait();
+}
+
+bool is_dnnl_layout(const std::string& name) {
+  for (const char* layout : kDnnlLayouts)
+    if (name == layout) return true;
+  return false;
 }
 }  // namespace
 
@@ -84,10 +92,17 @@ void register_dnnl_layouts() {
       LayoutHooks hooks;
       hooks.bytes = [layout](const Shape& shape) { return dnnl_layout_desc(layout, dims_of(shape)).get_size(); };
       hooks.to_plain = [layout](float* plain, const void* laid, const Shape& shape) {
-        reorder(layout, shape, true, laid, plain);
+        reorder(layout, "", shape, laid, plain);
       };
       hooks.from_plain = [layout](void* laid, const float* plain, const Shape& shape) {
-        reorder(layout, shape, false, plain, laid);
+        reorder("", layout, shape, plain, laid);
+      };
+      // One reorder between two oneDNN layouts (a Winograd layer's dnnl16 output read by a channels-last
+      // layer), where going through the plain order took two.
+      hooks.from_layout = [layout](void* laid, const std::string& from, const void* src, const Shape& shape) {
+        if (!is_dnnl_layout(from)) return false;
+        reorder(from, layout, shape, src, laid);
+        return true;
       };
       register_layout(layout, std::move(hooks));
     }
