@@ -135,9 +135,6 @@ std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_
   for (int threads : teams)
     if (auto p = make_primitive(g, out_channels, group, batch, e, threads)) conv->variants.push_back(std::move(p));
   if (conv->variants.empty()) return nullptr;
-  const Primitive& first = *conv->variants.front();
-  for (auto& p : conv->variants)
-    if (p->reordered && first.reordered && p->wei_md == first.wei_md) p->reordered = first.reordered;
   // The team runs chunks of the batch where it splits (NN_CONV_CHUNKS=0 keeps the team primitive, to compare):
   // quiet, small ResNet b32 11.8 -> 10.9 ms and resnet18 b32 243 -> 234; busy, 39.8 -> 32 and 928 -> 820.
   static const bool chunks_on = [] {

@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "ops/detail/thread_scope.hpp"
@@ -34,18 +36,40 @@ void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
     ops.append_eltwise(1.f, A::eltwise_swish, 1.f, 0.f);
 }
 
-// 3x3 stride-1 convolutions of at least 64 input and output channels run as Winograd F(4x4, 3x3) (oneDNN's
-// AVX-512 kernel: 2.25x fewer multiplications; ResNet's 64- to 512-channel layers). The direct kernel stays
-// faster for fewer channels (a 32-channel 32x32 layer) and takes the other geometries. The outputs differ from
-// the direct sums by rounding (about 1e-6 of their scale). NN_CONV_WINOGRAD=0 keeps every layer direct.
+// 3x3 stride-1 convolutions of 64 to 128 input and output channels run as Winograd F(4x4, 3x3) (oneDNN's
+// AVX-512 kernel: 2.25x fewer multiplications; ResNet's first stages). The direct kernel stays faster for fewer
+// channels (a 32-channel 32x32 layer) and takes the other geometries. Wider layers gain less and their
+// transformed weights (4x the 3x3 ones) cost more: up to 256 channels, resnet18 b1 ran 1.4% faster than with
+// 128 but held 21 MB more. The outputs differ from the direct sums by rounding (about 1e-6 of their scale).
+// NN_CONV_WINOGRAD=0 keeps every layer direct.
+constexpr int64_t kMaxWinogradChannels = 128;
 bool winograd_wanted(const DnnlConvDims& d) {
   static const bool enabled = [] {
     const char* v = std::getenv("NN_CONV_WINOGRAD");
     return !v || std::string(v) != "0";
   }();
   const auto& w = d.wei;  // (out, in, kh, kw) without groups
-  return enabled && w.size() == 4 && w[2] == 3 && w[3] == 3 && w[0] >= 64 && w[1] >= 64 && d.strides[0] == 1 &&
-         d.strides[1] == 1 && d.dilates[0] == 0 && d.dilates[1] == 0;
+  return enabled && w.size() == 4 && w[2] == 3 && w[3] == 3 && w[0] >= 64 && w[1] >= 64 &&
+         w[0] <= kMaxWinogradChannels && w[1] <= kMaxWinogradChannels && d.strides[0] == 1 && d.strides[1] == 1 &&
+         d.dilates[0] == 0 && d.dilates[1] == 0;
+}
+// The copy of weights `w` in layout `md` that every primitive reading them so shares: a convolution's one-thread
+// and team primitives, and the copies of a network that run a batch's chunks (batch_split.hpp) on the same
+// parameters. Made (empty, filled at first use) when none is alive.
+std::shared_ptr<ReorderedWeights> weights_copy(const NdArray& w, const memory::desc& user,
+                                               const memory::desc& md) {
+  static std::mutex mutex;
+  static std::map<const NdArray*, std::vector<std::weak_ptr<ReorderedWeights>>> copies;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& list = copies[&w];
+  std::erase_if(list, [](const std::weak_ptr<ReorderedWeights>& c) { return c.expired(); });
+  for (const auto& c : list)
+    if (auto alive = c.lock(); alive->weights.get_desc() == md) return alive;
+  auto made = std::make_shared<ReorderedWeights>();
+  made->weights = memory(md, dnnl_cpu_engine());
+  made->from_user = dnnl::reorder(memory(user, dnnl_cpu_engine(), DNNL_MEMORY_NONE), made->weights);
+  list.push_back(made);
+  return made;
 }
 }  // namespace
 
@@ -123,12 +147,7 @@ std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_cha
       c->dst_in = dnnl::reorder(memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE), c->dst_tmp);
       c->dst_out = dnnl::reorder(c->dst_tmp, memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE));
     }
-    if (c->wei_md != c->wei_user) {
-      c->reordered = std::make_shared<ReorderedWeights>();
-      c->reordered->weights = memory(c->wei_md, c->eng);
-      c->reordered->from_user =
-          dnnl::reorder(memory(c->wei_user, c->eng, DNNL_MEMORY_NONE), c->reordered->weights);
-    }
+    c->reorders_weights = c->wei_md != c->wei_user;
     return c;
   } catch (const dnnl::error&) {
     return nullptr;  // no oneDNN kernel for this configuration: the caller's path runs it
@@ -136,7 +155,9 @@ std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_cha
 }
 
 memory Primitive::weights(NdArray& w) {
-  if (!reordered) return memory(wei_md, eng, const_cast<float*>(w.get<float>()));
+  if (!reorders_weights) return memory(wei_md, eng, const_cast<float*>(w.get<float>()));
+  if (!reordered) reordered = weights_copy(w, wei_user, wei_md);
+  std::lock_guard<std::mutex> lock(reordered->mutex);
   if (reordered->version != w.version()) {
     memory user(wei_user, eng, const_cast<float*>(w.get<float>()));
     reordered->from_user.execute(stream, user, reordered->weights);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "nn/core/ndarray.hpp"
@@ -33,12 +34,13 @@ dnnl::convolution_forward::primitive_desc inference_conv_desc(const dnnl::memory
                                                               const dnnl::memory::desc& dst, const DnnlConvDims& d,
                                                               const ConvEpilogue& e, bool user_scratchpad = false);
 
-// Weights reordered into the layout a primitive wants, redone only when their content changes; a
-// convolution's one-thread and team primitives share one copy when they want the same layout.
+// Weights reordered into the layout a primitive wants, redone only when their content changes; every
+// primitive that reads the same weights array in that layout shares one copy (conv_dnnl_primitive.cpp).
 struct ReorderedWeights {
   dnnl::memory weights;
   dnnl::reorder from_user;
   uint64_t version = 0;  // the content they came from (0: none yet)
+  std::mutex mutex;      // chunks of a batch may read the copy from several threads
 };
 
 // One primitive made for one team size (oneDNN fixes the split of the work when it makes it).
@@ -52,7 +54,8 @@ class Primitive {
   ArrayKey src_layout, dst_layout;        // the NdArray copy read or written in place (Place::kLayout)
   dnnl::reorder src_in, dst_in, dst_out;  // plain -> the primitive's src / dst, its dst -> plain
   dnnl::memory src_tmp, dst_tmp;
-  std::shared_ptr<ReorderedWeights> reordered;  // null: the primitive reads the weights as given
+  bool reorders_weights = false;                // false: the primitive reads the weights as given
+  std::shared_ptr<ReorderedWeights> reordered;  // the shared copy, found at the first call
   bool residual = false;
   int threads = 1;
 
