@@ -143,6 +143,32 @@ TEST(ConvInferencePath, WinogradOutputFeedsAChannelsLastLayer) {
   expect_close(vh->data()->to_vector(), h, "Winograd output read plain");
 }
 
+// A layer below the inference path's floor runs the training kernels' oneDNN primitive, which keeps its
+// reordered weights while their content version stays: a change of the weights still reaches the output.
+TEST(ConvInferencePath, SmallLayerFollowsChangedWeights) {
+  std::mt19937 rng(13);
+  const RefArray x = random_input({1, 8, 10, 10}, rng), w = random_input({8, 8, 3, 3}, rng);
+  auto vx = variable_of(x), vw = variable_of(w);
+  auto vy = nn::call1("Convolution", {vx, vw}, {{"pad", std::vector<int64_t>{1, 1}}}, nn::cpu_context());
+  conv_ref::ConvSpec same;
+  same.pad = {1, 1};
+  for (double scale : {1.0, -3.0}) {
+    if (scale != 1.0) {
+      float* p = vw->data()->cast<float>();
+      for (int64_t i = 0; i < vw->size(); ++i) p[i] = float(w.data[size_t(i)] * scale);
+    }
+    RefArray ws = w;
+    for (auto& v : ws.data) v *= scale;
+    {
+      nn::NoGradScope no_grad;
+      vy->forward();
+      vy->forward();  // the second call reads the kept copy
+    }
+    expect_close(vy->data()->to_vector(), conv_ref::convolution(x, ws, nullptr, same),
+                 "weights scaled by " + std::to_string(scale));
+  }
+}
+
 // Batches of several chunks per thread run as one-thread primitives over chunks of the batch taken by the team
 // in turn (on a machine with more than one thread): each chunk reads and writes at its own offset.
 TEST(ConvInferencePath, BatchChunksMatchTheReference) {

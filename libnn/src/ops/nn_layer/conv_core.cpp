@@ -305,12 +305,12 @@ void ensure_buffers(std::vector<std::vector<float>>& bufs, int n, int64_t size) 
 }
 }  // namespace
 
-void ConvEngine::forward(const float* x, const float* w, float* y, bool accum) {
+void ConvEngine::forward(const float* x, const float* w, float* y, bool accum, uint64_t w_version) {
 #ifdef NN_WITH_DNNL
   if (use_dnnl()) {
-    if (!accum) return dnnl_->forward(x, w, y);
+    if (!accum) return dnnl_->forward(x, w, y, w_version);
     scratch_.resize(size_t(batch_ * y_stride_));
-    dnnl_->forward(x, w, scratch_.data());
+    dnnl_->forward(x, w, scratch_.data(), w_version);
     return add_into(y, scratch_.data(), batch_ * y_stride_);
   }
 #endif

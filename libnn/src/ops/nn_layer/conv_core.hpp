@@ -67,7 +67,7 @@ class ConvEngine {
   const ConvGeometry& geometry() const { return g_; }
 
   // y = conv(x, w); y is overwritten (accum false) or added to.
-  void forward(const float* x, const float* w, float* y, bool accum);
+  void forward(const float* x, const float* w, float* y, bool accum, uint64_t w_version = 0);
   // dx += conv_transpose(dy, w) (dx must hold the value to add to: zero it first to overwrite).
   void backward_data_add(const float* dy, const float* w, float* dx);
   // dw = (accum ? dw : 0) + sum_b dy[b] * col(x[b])^T.

@@ -36,6 +36,18 @@ struct Operand {
     if (reorder) to_internal.execute(s, user, internal);
     return reorder ? internal : user;
   }
+  // As input, but the copy is kept while the array (p, content version; 0: unknown) stays the same: inference
+  // weights are reordered once.
+  memory& input_kept(const float* p, uint64_t version, dnnl::stream& s) {
+    if (!reorder || version == 0 || p != kept_data || version != kept_version) {
+      input(p, s);
+      kept_data = p;
+      kept_version = version;
+    }
+    return reorder ? internal : user;
+  }
+  const float* kept_data = nullptr;
+  uint64_t kept_version = 0;
   memory& output(float* p) {
     user.set_data_handle(p);
     return reorder ? internal : user;
@@ -114,10 +126,14 @@ void run(Primitive& p, dnnl::stream& s, int arg_a, Operand& a, const float* pa, 
 }
 }  // namespace
 
-void DnnlConv::forward(const float* x, const float* w, float* y) {
+void DnnlConv::forward(const float* x, const float* w, float* y, uint64_t w_version) {
   Impl& m = *impl_;
   ThreadScope scope(m.threads);
-  run(m.fwd, m.stream, DNNL_ARG_SRC, m.f_src, x, DNNL_ARG_WEIGHTS, m.f_wei, w, DNNL_ARG_DST, m.f_dst, y);
+  m.fwd.execute(m.stream, {{DNNL_ARG_SRC, m.f_src.input(x, m.stream)},
+                           {DNNL_ARG_WEIGHTS, m.f_wei.input_kept(w, w_version, m.stream)},
+                           {DNNL_ARG_DST, m.f_dst.output(y)}});
+  m.f_dst.finish_output(m.stream);
+  m.stream.wait();
 }
 
 void DnnlConv::backward(const float* x, const float* w, const float* dy, float* dx, float* dw) {

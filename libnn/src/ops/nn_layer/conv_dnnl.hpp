@@ -14,7 +14,9 @@ class DnnlConv {
                                           int64_t batch);
   ~DnnlConv();
   // Every call overwrites its output: y = conv(x, w), dx = conv^T(dy, w), dw = sum_b dy * x.
-  void forward(const float* x, const float* w, float* y);
+  // w_version: the weights' content version (NdArray::version(); 0 = unknown): their reordered copy is kept
+  // while it stays the same.
+  void forward(const float* x, const float* w, float* y, uint64_t w_version = 0);
   // dx (when not null) and dw (when not null) from one reorder of dy where both primitives take its layout.
   void backward(const float* x, const float* w, const float* dy, float* dx, float* dw);
 

@@ -53,8 +53,8 @@ Shape ConvLayer::setup(const std::string& fn, const Shape& x, const Shape& w, co
   return y;
 }
 
-void ConvLayer::forward(const float* x, const float* w, const float* b, float* y) {
-  engine_.forward(x, w, y, false);
+void ConvLayer::forward(const float* x, const float* w, const float* b, float* y, uint64_t w_version) {
+  engine_.forward(x, w, y, false, w_version);
   if (b) bias_forward(b, batch_, oc_, engine_.geometry().out_size, y);
 }
 

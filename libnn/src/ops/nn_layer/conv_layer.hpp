@@ -13,7 +13,8 @@ class ConvLayer {
   // Throws naming `fn` on any mismatch; returns the output shape.
   Shape setup(const std::string& fn, const Shape& x, const Shape& w, const Shape* b, const Attrs& attrs,
               int64_t group);
-  void forward(const float* x, const float* w, const float* b, float* y);
+  // w_version: as ConvEngine::forward's.
+  void forward(const float* x, const float* w, const float* b, float* y, uint64_t w_version = 0);
   // Gradients; a null pointer skips that input. dx is added to when accum_x, else overwritten (the same for
   // dw/db). dx must be writable with its old content when accum_x.
   void backward(const float* x, const float* w, const float* dy, float* dx, bool accum_x, float* dw, bool accum_w,

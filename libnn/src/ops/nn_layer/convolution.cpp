@@ -32,7 +32,8 @@ class ConvFunctionBase : public Function {
         fused_.try_forward(*in[0]->data(), *in[1]->data(), in.size() > 2 ? in[2]->data().get() : nullptr, nullptr,
                            *out[0]->data()))
       return;
-    layer_.forward(in_data(in[0]), in_data(in[1]), in.size() > 2 ? in_data(in[2]) : nullptr, out_data(out[0]));
+    layer_.forward(in_data(in[0]), in_data(in[1]), in.size() > 2 ? in_data(in[2]) : nullptr, out_data(out[0]),
+                   in[1]->data()->version());
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
