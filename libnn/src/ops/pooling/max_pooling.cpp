@@ -155,10 +155,11 @@ class MaxPooling : public Function {
     }
   }
 
-  // One 2-D map: the hot case (CNN max pooling). Columns whose window is whole (not clipped by the
-  // padding) run as branch-free loops over the output columns that the compiler vectorizes; the few
-  // clipped ones at the borders take the scalar path.
-  static void max_2d(const PoolPlan& p, const float* xm, float* ym, int32_t* am) {
+  // Walks one 2-D map row by row: border(i, j0, j1) for output row i's columns [j0, j1) whose window the padding
+  // clips (all of them in a row whose window rows are all padding), whole(i, r0, r1, first, last) for its run
+  // of whole-window columns [first, last) over input rows [r0, r1).
+  template <class Border, class Whole>
+  static void walk_2d(const PoolPlan& p, Border&& border, Whole&& whole) {
     const int64_t oh = p.out[0], ow = p.out[1], kw = p.kernel[1];
     int64_t first = 0, last = ow;  // [first, last): the whole-window columns
     while (first < ow && p.hi[1][size_t(first)] - p.lo[1][size_t(first)] != kw) ++first;
@@ -166,62 +167,62 @@ class MaxPooling : public Function {
     while (last < ow && p.hi[1][size_t(last)] - p.lo[1][size_t(last)] == kw) ++last;
     for (int64_t i = 0; i < oh; ++i) {
       const int64_t r0 = p.lo[0][size_t(i)], r1 = p.hi[0][size_t(i)];
-      float* yrow = ym + i * ow;
-      int32_t* arow = am + i * ow;
-      if (r0 >= r1 || first >= last) {
-        max_2d_columns(p, xm, i, 0, ow, yrow, arow);
-        continue;
-      }
-      max_2d_columns(p, xm, i, 0, first, yrow, arow);
-      if (p.stride[1] == 2 && kw == 2 && r1 - r0 == 2)
-        max_2x2_stride2(xm, p.in[1], r0, p.lo[1][size_t(first)], last - first, yrow + first, arow + first);
-      else if (p.stride[1] == 2)
-        max_2d_whole<2>(p, xm, r0, r1, first, last, yrow, arow);
-      else if (p.stride[1] == 1)
-        max_2d_whole<1>(p, xm, r0, r1, first, last, yrow, arow);
-      else
-        max_2d_whole<0>(p, xm, r0, r1, first, last, yrow, arow);
-      max_2d_columns(p, xm, i, last, ow, yrow, arow);
-    }
-  }
-
-  // max_2d without the argmax (gradients off): whole-window columns as vectorized running maxima over the
-  // window's elements, the clipped border columns (and rows wholly in the padding) through max_2d_columns.
-  static void max_2d_values(const PoolPlan& p, const float* xm, float* ym) {
-    const int64_t oh = p.out[0], ow = p.out[1], kw = p.kernel[1], w = p.in[1];
-    int64_t first = 0, last = ow;
-    while (first < ow && p.hi[1][size_t(first)] - p.lo[1][size_t(first)] != kw) ++first;
-    last = first;
-    while (last < ow && p.hi[1][size_t(last)] - p.lo[1][size_t(last)] == kw) ++last;
-    auto border = [&](int64_t i, int64_t j0, int64_t j1) {
-      max_2d_columns(p, xm, i, j0, j1, ym + i * ow, nullptr);
-    };
-    for (int64_t i = 0; i < oh; ++i) {
-      const int64_t r0 = p.lo[0][size_t(i)], r1 = p.hi[0][size_t(i)];
       if (r0 >= r1 || first >= last) {
         border(i, 0, ow);
         continue;
       }
       border(i, 0, first);
-      float* __restrict yrow = ym + i * ow + first;
-      const int64_t c0 = p.lo[1][size_t(first)], n = last - first, s = p.stride[1];
-      if (s == 2 && kw == 2 && r1 - r0 == 2) {
-        const float* __restrict up = xm + r0 * w + c0;
-        const float* __restrict down = up + w;
-        for (int64_t j = 0; j < n; ++j)
-          yrow[j] = std::max(std::max(up[2 * j], up[2 * j + 1]), std::max(down[2 * j], down[2 * j + 1]));
-      } else {
-        const float* x0 = xm + r0 * w + c0;
-        for (int64_t j = 0; j < n; ++j) yrow[j] = x0[j * s];
-        for (int64_t r = r0; r < r1; ++r)
-          for (int64_t k = 0; k < kw; ++k) {
-            if (r == r0 && k == 0) continue;
-            const float* __restrict xr = xm + r * w + c0 + k;
-            for (int64_t j = 0; j < n; ++j) yrow[j] = xr[j * s] > yrow[j] ? xr[j * s] : yrow[j];
-          }
-      }
+      whole(i, r0, r1, first, last);
       border(i, last, ow);
     }
+  }
+
+  // One 2-D map: the hot case (CNN max pooling). Columns whose window is whole (not clipped by the
+  // padding) run as branch-free loops over the output columns that the compiler vectorizes; the few
+  // clipped ones at the borders take the scalar path.
+  static void max_2d(const PoolPlan& p, const float* xm, float* ym, int32_t* am) {
+    const int64_t ow = p.out[1], kw = p.kernel[1];
+    walk_2d(
+        p, [&](int64_t i, int64_t j0, int64_t j1) { max_2d_columns(p, xm, i, j0, j1, ym + i * ow, am + i * ow); },
+        [&](int64_t i, int64_t r0, int64_t r1, int64_t first, int64_t last) {
+          float* yrow = ym + i * ow;
+          int32_t* arow = am + i * ow;
+          if (p.stride[1] == 2 && kw == 2 && r1 - r0 == 2)
+            max_2x2_stride2(xm, p.in[1], r0, p.lo[1][size_t(first)], last - first, yrow + first, arow + first);
+          else if (p.stride[1] == 2)
+            max_2d_whole<2>(p, xm, r0, r1, first, last, yrow, arow);
+          else if (p.stride[1] == 1)
+            max_2d_whole<1>(p, xm, r0, r1, first, last, yrow, arow);
+          else
+            max_2d_whole<0>(p, xm, r0, r1, first, last, yrow, arow);
+        });
+  }
+
+  // max_2d without the argmax (gradients off): whole-window columns as vectorized running maxima over the
+  // window's elements, the clipped border columns through max_2d_columns.
+  static void max_2d_values(const PoolPlan& p, const float* xm, float* ym) {
+    const int64_t ow = p.out[1], kw = p.kernel[1], w = p.in[1], s = p.stride[1];
+    walk_2d(
+        p, [&](int64_t i, int64_t j0, int64_t j1) { max_2d_columns(p, xm, i, j0, j1, ym + i * ow, nullptr); },
+        [&](int64_t i, int64_t r0, int64_t r1, int64_t first, int64_t last) {
+          float* __restrict yrow = ym + i * ow + first;
+          const int64_t c0 = p.lo[1][size_t(first)], n = last - first;
+          if (s == 2 && kw == 2 && r1 - r0 == 2) {
+            const float* __restrict up = xm + r0 * w + c0;
+            const float* __restrict down = up + w;
+            for (int64_t j = 0; j < n; ++j)
+              yrow[j] = std::max(std::max(up[2 * j], up[2 * j + 1]), std::max(down[2 * j], down[2 * j + 1]));
+            return;
+          }
+          const float* x0 = xm + r0 * w + c0;
+          for (int64_t j = 0; j < n; ++j) yrow[j] = x0[j * s];
+          for (int64_t r = r0; r < r1; ++r)
+            for (int64_t k = 0; k < kw; ++k) {
+              if (r == r0 && k == 0) continue;
+              const float* __restrict xr = xm + r * w + c0 + k;
+              for (int64_t j = 0; j < n; ++j) yrow[j] = xr[j * s] > yrow[j] ? xr[j * s] : yrow[j];
+            }
+        });
   }
 
   // Output columns [j0, j1) of output row i, one window at a time (first maximum wins, as upstream); arow null:
