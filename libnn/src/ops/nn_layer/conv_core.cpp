@@ -225,11 +225,13 @@ void col2im_add(const ConvGeometry& g, const float* col, float* dx) {
   });
 }
 
+bool env_switch_on(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr || std::string(v) != "0";
+}
+
 bool dnnl_enabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("NN_DNNL");
-    return v == nullptr || std::string(v) != "0";
-  }();
+  static const bool enabled = env_switch_on("NN_DNNL");
   return enabled;
 }
 

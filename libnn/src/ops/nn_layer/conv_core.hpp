@@ -98,6 +98,10 @@ class ConvEngine {
 // comparisons), the inference path included.
 bool dnnl_enabled();
 
+// A switch of the convolution paths kept for comparisons (NN_DNNL, NN_CONV_CHUNKS, NN_CONV_WINOGRAD): on
+// unless its environment variable is "0".
+bool env_switch_on(const char* name);
+
 // Adds (or writes, accum false) the per-channel sum of dy (batch, channels, spatial) into db.
 void bias_backward(const float* dy, int64_t batch, int64_t channels, int64_t spatial, float* db, bool accum);
 // y (batch, channels, spatial) += b[channel].

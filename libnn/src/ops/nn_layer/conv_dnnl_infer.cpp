@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -137,10 +136,7 @@ std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_
   if (conv->variants.empty()) return nullptr;
   // The team runs chunks of the batch where it splits (NN_CONV_CHUNKS=0 keeps the team primitive, to compare):
   // quiet, small ResNet b32 11.8 -> 10.9 ms and resnet18 b32 243 -> 234; busy, 39.8 -> 32 and 928 -> 820.
-  static const bool chunks_on = [] {
-    const char* v = std::getenv("NN_CONV_CHUNKS");
-    return !v || std::string(v) != "0";
-  }();
+  static const bool chunks_on = env_switch_on("NN_CONV_CHUNKS");
   if (chunks_on && conv->variants.size() > 1)
     conv->chunked = make_chunked(*conv->variants.back(), g, out_channels, group, batch, e, team);
   return conv;

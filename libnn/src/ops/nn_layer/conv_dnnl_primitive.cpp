@@ -3,7 +3,6 @@
 // is plain or one of the oneDNN layouts NdArray holds (dnnl_layout.hpp), reordered otherwise.
 #include "ops/nn_layer/conv_dnnl_primitive.hpp"
 
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -44,10 +43,7 @@ void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
 // NN_CONV_WINOGRAD=0 keeps every layer direct.
 constexpr int64_t kMaxWinogradChannels = 128;
 bool winograd_wanted(const DnnlConvDims& d) {
-  static const bool enabled = [] {
-    const char* v = std::getenv("NN_CONV_WINOGRAD");
-    return !v || std::string(v) != "0";
-  }();
+  static const bool enabled = env_switch_on("NN_CONV_WINOGRAD");
   const auto& w = d.wei;  // (out, in, kh, kw) without groups
   return enabled && w.size() == 4 && w[2] == 3 && w[3] == 3 && w[0] >= 64 && w[1] >= 64 &&
          w[0] <= kMaxWinogradChannels && w[1] <= kMaxWinogradChannels && d.strides[0] == 1 && d.strides[1] == 1 &&
