@@ -20,6 +20,8 @@ struct Operand {
   memory user, internal;
   bool reorder = false;
   dnnl::reorder to_internal, to_user;
+  const float* kept_data = nullptr;  // input_kept's array and its content version
+  uint64_t kept_version = 0;
 
   void init(const memory::desc& user_md, const memory::desc& want, const dnnl::engine& eng) {
     user = memory(user_md, eng, DNNL_MEMORY_NONE);
@@ -34,7 +36,7 @@ struct Operand {
   memory& input(const float* p, dnnl::stream& s) {
     user.set_data_handle(const_cast<float*>(p));
     if (reorder) to_internal.execute(s, user, internal);
-    return reorder ? internal : user;
+    return held();
   }
   // As input, but the copy is kept while the array (p, content version; 0: unknown) stays the same: inference
   // weights are reordered once.
@@ -44,14 +46,14 @@ struct Operand {
       kept_data = p;
       kept_version = version;
     }
-    return reorder ? internal : user;
+    return held();
   }
-  const float* kept_data = nullptr;
-  uint64_t kept_version = 0;
   memory& output(float* p) {
     user.set_data_handle(p);
-    return reorder ? internal : user;
+    return held();
   }
+  // The memory the primitive reads or writes: the copy in its layout, or the user's array itself.
+  memory& held() { return reorder ? internal : user; }
   void finish_output(dnnl::stream& s) {
     if (reorder) to_user.execute(s, internal, user);
   }
@@ -115,12 +117,12 @@ std::unique_ptr<DnnlConv> DnnlConv::create(const ConvGeometry& g, int64_t out_ch
 }
 
 namespace {
-// Runs `p` reading the user arrays a and b (reordered when the primitive wants its own layout) and writing
-// the user array `out` (reordered back), then waits for the stream.
+// Runs `p` reading the memories a and b (an Operand's input: the user's array, reordered into the primitive's
+// layout on the same stream) and writing the user array `out` (reordered back), then waits for the stream.
 template <class Primitive>
-void run(Primitive& p, dnnl::stream& s, int arg_a, Operand& a, const float* pa, int arg_b, Operand& b,
-         const float* pb, int arg_out, Operand& out, float* pout) {
-  p.execute(s, {{arg_a, a.input(pa, s)}, {arg_b, b.input(pb, s)}, {arg_out, out.output(pout)}});
+void run(Primitive& p, dnnl::stream& s, int arg_a, const memory& a, int arg_b, const memory& b, int arg_out,
+         Operand& out, float* pout) {
+  p.execute(s, {{arg_a, a}, {arg_b, b}, {arg_out, out.output(pout)}});
   out.finish_output(s);
   s.wait();
 }
@@ -129,32 +131,22 @@ void run(Primitive& p, dnnl::stream& s, int arg_a, Operand& a, const float* pa, 
 void DnnlConv::forward(const float* x, const float* w, float* y, uint64_t w_version) {
   Impl& m = *impl_;
   ThreadScope scope(m.threads);
-  m.fwd.execute(m.stream, {{DNNL_ARG_SRC, m.f_src.input(x, m.stream)},
-                           {DNNL_ARG_WEIGHTS, m.f_wei.input_kept(w, w_version, m.stream)},
-                           {DNNL_ARG_DST, m.f_dst.output(y)}});
-  m.f_dst.finish_output(m.stream);
-  m.stream.wait();
+  run(m.fwd, m.stream, DNNL_ARG_SRC, m.f_src.input(x, m.stream), DNNL_ARG_WEIGHTS,
+      m.f_wei.input_kept(w, w_version, m.stream), DNNL_ARG_DST, m.f_dst, y);
 }
 
 void DnnlConv::backward(const float* x, const float* w, const float* dy, float* dx, float* dw) {
   Impl& m = *impl_;
   ThreadScope scope(m.threads);
   if (dw) {
-    run(m.bwd_weights, m.stream, DNNL_ARG_SRC, m.w_src, x, DNNL_ARG_DIFF_DST, m.w_diff_dst, dy,
-        DNNL_ARG_DIFF_WEIGHTS, m.w_diff_wei, dw);
+    run(m.bwd_weights, m.stream, DNNL_ARG_SRC, m.w_src.input(x, m.stream), DNNL_ARG_DIFF_DST,
+        m.w_diff_dst.input(dy, m.stream), DNNL_ARG_DIFF_WEIGHTS, m.w_diff_wei, dw);
   }
   if (!dx) return;
-  if (dw && m.same_diff_dst) {  // dy is already in the layout backward data wants
-    dnnl::memory& diff_dst = m.w_diff_dst.reorder ? m.w_diff_dst.internal : m.w_diff_dst.user;
-    m.bwd_data.execute(m.stream, {{DNNL_ARG_DIFF_DST, diff_dst},
-                                  {DNNL_ARG_WEIGHTS, m.d_wei.input(w, m.stream)},
-                                  {DNNL_ARG_DIFF_SRC, m.d_diff_src.output(dx)}});
-    m.d_diff_src.finish_output(m.stream);
-    m.stream.wait();
-    return;
-  }
-  run(m.bwd_data, m.stream, DNNL_ARG_DIFF_DST, m.d_diff_dst, dy, DNNL_ARG_WEIGHTS, m.d_wei, w, DNNL_ARG_DIFF_SRC,
-      m.d_diff_src, dx);
+  // With dw, dy is already in the w_diff_dst copy when backward data wants the same layout.
+  const memory& diff_dst = dw && m.same_diff_dst ? m.w_diff_dst.held() : m.d_diff_dst.input(dy, m.stream);
+  run(m.bwd_data, m.stream, DNNL_ARG_DIFF_DST, diff_dst, DNNL_ARG_WEIGHTS, m.d_wei.input(w, m.stream),
+      DNNL_ARG_DIFF_SRC, m.d_diff_src, dx);
 }
 
 }  // namespace nn::ops
