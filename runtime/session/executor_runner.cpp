@@ -59,10 +59,12 @@ ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executo
   network_ = nn::ir::build_network(network, params_, build);
   for (const auto& d : executor_.data_variable) inputs_.push_back(network_.get(d.variable_name));
   for (const auto& g : executor_.generator_variable) generators_.push_back(network_.get(g.variable_name));
-  for (const auto& o : executor_.output_variable) outputs_.push_back(network_.get(o.variable_name));
-  NN_CHECK(!outputs_.empty()) << "executor " << single_quoted(executor_.name) << " has no output variable";
   std::vector<std::string> out_names;
-  for (const auto& o : executor_.output_variable) out_names.push_back(o.variable_name);
+  for (const auto& o : executor_.output_variable) {
+    out_names.push_back(o.variable_name);
+    outputs_.push_back(network_.get(o.variable_name));
+  }
+  NN_CHECK(!outputs_.empty()) << "executor " << single_quoted(executor_.name) << " has no output variable";
   split_ = BatchSplit::for_executor(executor_, network, network_, params_, build, out_names);
   if (executor_.need_back_propagation) {
     NN_LOG_VERBOSE << "executor " << single_quoted(executor_.name)

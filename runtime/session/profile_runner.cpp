@@ -55,11 +55,14 @@ class ItemTable {
 // Hooks that time every function of a forward or backward pass into the item table. On a GPU context each
 // timer waits for the device first (kernels run asynchronously), as nnabla's profiler does.
 struct FunctionTimer {
+  // enabled false: no hooks (profile --no-function-times).
+  FunctionTimer(ItemTable& table, const char* kind, const nn::Context& context, bool enabled)
+      : table(table), kind(kind), context(context), enabled(enabled) {}
   ItemTable& table;
   const char* kind;  // "forward_function" / "backward_function"
   const nn::Context& context;
   bool recording = true;
-  bool enabled = true;  // false: no hooks (profile --no-function-times)
+  bool enabled;
   Clock::time_point start{};
   nn::FunctionHook pre() {
     if (!enabled) return nullptr;
@@ -91,10 +94,13 @@ struct FunctionTimer {
 // share of the pass's wall time, so the function figures still add up to the iteration.
 class SplitFunctionTimer {
  public:
-  SplitFunctionTimer(int threads, const nn::ir::Network& network) : threads_(size_t(threads)) {
+  // enabled false: no hooks (profile --no-function-times), as FunctionTimer.
+  SplitFunctionTimer(int threads, const nn::ir::Network& network, bool enabled)
+      : threads_(size_t(threads)), enabled_(enabled) {
     for (const auto& f : network.functions) order_.push_back(f.name);
   }
   BatchSplit::Hooks hooks() {
+    if (!enabled_) return {};
     return [this](int t) {
       PerThread& mine = threads_[size_t(t)];
       return std::make_pair(nn::FunctionHook([&mine](const nn::FunctionNode&) { mine.start = Clock::now(); }),
@@ -130,6 +136,7 @@ class SplitFunctionTimer {
     std::unordered_map<const nn::FunctionNode*, double> total_ms;
   };
   std::vector<PerThread> threads_;
+  bool enabled_;
   std::vector<std::string> order_;  // function names in the network's order
 };
 
@@ -299,8 +306,8 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
   }
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
-  FunctionTimer fwd{table, "forward_function", settings.context, true, settings.function_times, {}};
-  FunctionTimer bwd{table, "backward_function", settings.context, true, settings.function_times, {}};
+  FunctionTimer fwd(table, "forward_function", settings.context, settings.function_times);
+  FunctionTimer bwd(table, "backward_function", settings.context, settings.function_times);
   const double wd = o.solver.weight_decay;
   auto step = [&](bool record) {
     ItemTable scratch;
@@ -388,10 +395,10 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
     r.split_threads = split->threads();
     for (int t = 0; t < split->threads(); ++t) name_function_nodes(*net, split->instance(t));
   }
-  SplitFunctionTimer split_timer(split ? split->threads() : 0, *net);
+  SplitFunctionTimer split_timer(split ? split->threads() : 0, *net, settings.function_times);
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
-  FunctionTimer fwd{table, "forward_function", settings.context, true, settings.function_times, {}};
+  FunctionTimer fwd(table, "forward_function", settings.context, settings.function_times);
   auto step = [&](bool record) {
     ItemTable scratch;
     ItemTable& t = record ? table : scratch;
@@ -403,7 +410,7 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
     const auto t0 = Clock::now();
     nn::NoGradScope no_grad;  // as an executor runs (executor_runner.cpp), intermediates freed as they go
     if (split)
-      split->forward(settings.function_times ? split_timer.hooks() : BatchSplit::Hooks{});
+      split->forward(split_timer.hooks());
     else
       nn::forward_all(outputs, /*clear_buffer=*/true, false, fwd.pre(), fwd.post());
     nn::synchronize(settings.context);
