@@ -17,7 +17,7 @@ int64_t run_queue_wait_ns() {
   bool any = false;
   while (const dirent* e = readdir(tasks)) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    char path[64], text[96];
+    char path[sizeof "/proc/self/task//schedstat" + sizeof e->d_name], text[96];  // room for any entry name
     std::snprintf(path, sizeof path, "/proc/self/task/%s/schedstat", e->d_name);
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) continue;  // the thread ended since the listing
