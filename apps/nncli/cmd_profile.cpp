@@ -77,6 +77,7 @@ int run_profile(const ProfileOptions& opt) {
   files.insert(files.end(), opt.params.begin(), opt.params.end());
   ImportOptions import_options;
   import_options.optimize = !opt.no_optimize;
+  import_options.training_lists = true;  // the optimizers' parameter lists say what their backward passes reach
   const nn::ir::Model model = import_model(files, import_options);
   std::error_code ec;
   std::filesystem::create_directories(opt.outdir, ec);

@@ -79,6 +79,8 @@ std::string text_summary(const std::vector<TargetResult>& results, const Machine
   for (const auto& r : results) {
     const Stats& s = r.iteration;
     out += r.title + ": batch " + std::to_string(r.batch_size) + ", data: " + r.data_note + "\n";
+    if (r.kind == "optimizer")
+      out += "  solver " + r.solver + " on " + std::to_string(r.trained_parameters) + " parameters\n";
     if (r.sub_batch > 0)
       out += "  run as " + std::to_string(r.batch_size / r.sub_batch) + " sub-batches of " +
              std::to_string(r.sub_batch) + " on " + std::to_string(r.split_threads) +
@@ -121,6 +123,7 @@ std::string json_report(const std::vector<TargetResult>& results, const MachineI
                              {"warmup_runs", r.warmup.iterations},
                              {"warmup_stable", r.warmup.stable},
                              {"runs", r.runs}};
+    if (r.kind == "optimizer") t["solver"] = {{"type", r.solver}, {"trained_parameters", r.trained_parameters}};
     if (r.sub_batch > 0) t["split"] = {{"sub_batch", r.sub_batch}, {"threads", r.split_threads}};
     t["iteration"] = stats_json(r.iteration);
     t["throughput_samples_per_s"] = r.throughput;

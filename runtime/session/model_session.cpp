@@ -87,7 +87,10 @@ nn::ir::Model import_unoptimized(const std::vector<std::string>& files, const Im
   if (options.executor_index >= 0) keep_only_executor(model, options.executor_index);
   if (!options.expand) return model;
   for (const auto& n : model.networks) NN_LOG_VERBOSE << " Expanding " << n.name << ".";
-  return nn::with_context(single_quoted(files.front()), [&] { return fmt::expand_model(model); });
+  nn::ir::Model expanded =
+      nn::with_context(single_quoted(files.front()), [&] { return fmt::expand_model(model); });
+  if (options.training_lists) expanded.optimizers = model.optimizers;
+  return expanded;
 }
 }  // namespace
 

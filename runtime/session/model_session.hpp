@@ -16,6 +16,9 @@ struct ImportOptions {
   bool expand = true;                 // false: --nnp-no-expand-network
   int executor_index = -1;            // -E: keep only this executor and its network
   bool optimize = false;              // inference passes (formats/passes/inference_passes.hpp); --no-optimize
+  // Expanding loops rewrites each optimizer's parameter list as plain names without learning-rate multipliers
+  // (upstream's expanded file); true keeps the optimizers' own lists, which say what trains (as `train` does).
+  bool training_lists = false;
 };
 
 // Loads and merges the files (logging "Importing <file>"), then keeps -E's executor and expands loops;

@@ -4,7 +4,6 @@
 
 #include <map>
 #include <random>
-#include <regex>
 #include <unordered_map>
 
 #include "nn/core/error.hpp"
@@ -14,6 +13,7 @@
 #include "nn/ir/graph_builder.hpp"
 #include "nn/ir/initializer.hpp"
 #include "nn/solvers/solver.hpp"
+#include "nn/train/trainer.hpp"
 #include "batch_split.hpp"
 #include "train_data.hpp"
 
@@ -217,23 +217,6 @@ void propagate_need_grad(const std::vector<nn::VariablePtr>& outputs) {
   }
 }
 
-std::vector<std::string> trainable_parameters(const nn::ir::Optimizer& o, const nn::ir::Network& net) {
-  std::vector<std::string> names;
-  for (const auto& v : net.variables) {
-    if (v.type != "Parameter") continue;
-    for (const auto& pv : o.parameter_variable) {
-      if (!(pv.learning_rate_multiplier > 0.0)) continue;
-      std::string pattern = std::regex_replace(pv.variable_name, std::regex(R"([.^$|()\[\]{}+?\\])"), R"(\$&)");
-      pattern = std::regex_replace(pattern, std::regex(R"(\*)"), ".*");
-      if (std::regex_match(v.name, std::regex(pattern))) {
-        names.push_back(v.name);
-        break;
-      }
-    }
-  }
-  return names;
-}
-
 // Runs warm-up and measurement of one target; `step(record)` runs one iteration and returns its ms.
 void run_loops(TargetResult& r, ItemTable& table, const LoopSettings& loop,
                const std::function<double(bool)>& step) {
@@ -274,7 +257,7 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
   }
   nn::ir::ParameterStore store;
   store.load(model.parameters);
-  const std::vector<std::string> trainable = trainable_parameters(o, *net);
+  const std::vector<std::string> trainable = nn::train::trainable_parameter_names(o, *net);
   nn::ir::BuildOptions bo;
   bo.batch_size = batch;
   bo.context = settings.context;
@@ -295,6 +278,8 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
       plist.push_back({name, v});
     }
   propagate_need_grad(losses);
+  r.solver = o.solver.type;
+  r.trained_parameters = plist.size();
   auto solver = nn::create_solver(o.solver.type, o.solver.params);
   solver->set_parameters(plist);
 

@@ -28,6 +28,8 @@ struct TargetResult {
   std::string title;  // profile.csv column title
   int64_t batch_size = 0;
   std::string data_note;  // where the data came from
+  std::string solver;     // optimizers: the solver type and the number of parameters it trains
+  size_t trained_parameters = 0;
   int64_t sub_batch = 0;  // > 0: the batch ran as chunks of this many samples on split_threads threads
   int split_threads = 0;
   std::vector<Item> items;

@@ -48,14 +48,20 @@ std::regex parameter_pattern(const std::string& name) {
   return std::regex(re);
 }
 
-std::vector<std::string> network_parameters(const ir::Network& net) {
-  std::vector<std::string> out;
-  for (const auto& v : net.variables)
-    if (v.type == "Parameter") out.push_back(v.name);
-  return out;
-}
-
 }  // namespace
+
+std::vector<std::string> trainable_parameter_names(const ir::Optimizer& o, const ir::Network& network) {
+  std::vector<std::string> names;
+  for (const auto& pv : o.parameter_variable) {
+    if (!(pv.learning_rate_multiplier > 0.0)) continue;
+    const std::regex re = parameter_pattern(pv.variable_name);
+    for (const auto& v : network.variables)
+      if (v.type == "Parameter" && std::regex_search(v.name, re, std::regex_constants::match_continuous) &&
+          std::find(names.begin(), names.end(), v.name) == names.end())
+        names.push_back(v.name);
+  }
+  return names;
+}
 
 struct Trainer::OptimizerRun {
   const ir::Optimizer* optimizer = nullptr;
@@ -157,16 +163,8 @@ void Trainer::setup_optimizer(const ir::Optimizer& o, const BatchSourceFactory& 
     run->losses.push_back(with_context(owner, [&] { return run->network->get(l.variable_name); }));
   run->index_checks = detail::bind_index_checks(run->data, run->losses);
 
-  // Trainable parameters: matched by a parameter_variable with learning_rate_multiplier > 0.
-  const std::vector<std::string> names = network_parameters(*net);
-  for (const auto& pv : o.parameter_variable) {
-    if (!(pv.learning_rate_multiplier > 0.0)) continue;
-    const std::regex re = parameter_pattern(pv.variable_name);
-    for (const auto& n : names)
-      if (std::regex_search(n, re, std::regex_constants::match_continuous) && params_.find(n) &&
-          std::find(run->trainable.begin(), run->trainable.end(), n) == run->trainable.end())
-        run->trainable.push_back(n);
-  }
+  for (const auto& n : trainable_parameter_names(o, *net))
+    if (params_.find(n)) run->trainable.push_back(n);
   run->solver = with_context(owner, [&] { return create_solver(o.solver.type, o.solver.params); });
   Solver::ParameterList list;
   for (const auto& n : run->trainable) list.push_back({n, params_.find(n)});

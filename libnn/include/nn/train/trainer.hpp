@@ -34,6 +34,11 @@ struct TrainerOptions {
   LossScalingOptions loss_scaling;
 };
 
+// The parameters of `network` that optimizer `o` trains, in the order its solver holds them: matched by a
+// parameter_variable with learning_rate_multiplier > 0. A parameter_variable name is a prefix pattern whose
+// '{id}' placeholders match a loop's '[N]' (the optimizer's own list, from before the loops were expanded).
+std::vector<std::string> trainable_parameter_names(const ir::Optimizer& o, const ir::Network& network);
+
 // One finished epoch, as logged and reported.
 struct EpochResult {
   int64_t epoch = 0;  // 1-based
