@@ -7,6 +7,7 @@
 
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
+#include "nn/graph/grad_mode.hpp"
 #include "train/feed.hpp"
 
 namespace nn::train {
@@ -97,6 +98,7 @@ std::vector<std::pair<std::string, double>> MonitorSet::evaluate(const Progress&
                                                                  int64_t iter_per_epoch, int64_t max_epoch) {
   std::vector<std::pair<std::string, double>> results;
   detail::IterationInfo info{it, iter_per_epoch, max_epoch};
+  NoGradScope no_grad;  // evaluation only runs forward: kernels skip what a backward would read (argmax)
   for (auto& e : monitors_) {
     double sum = 0.0;
     for (int64_t b = 0; b < e->batches; ++b) {
