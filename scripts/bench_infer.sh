@@ -2,8 +2,10 @@
 # Inference latency, nncli beside ONNX Runtime, on a quiet machine and with two busy loops per core.
 # For each ONNX model: ORT (onnxruntime-node, 2 intra-op threads), nncli (default threads) and nncli
 # with one thread (OMP_NUM_THREADS=1), each as the median ms of the runs of SECS seconds in process (nncli profile's
-# median_ms, ORT's median run): on a shared machine a mean moves with whatever else ran.
-# Usage: scripts/bench_infer.sh [seconds-per-figure] [model.onnx ...]
+# median_ms, ORT's median run): on a shared machine a mean moves with whatever else ran. The sides take turns,
+# ROUNDS times (default 3), and each figure is the median of its rounds, so a burst of other load on the machine
+# lands on one round of one side rather than on a whole figure.
+# Usage: [ROUNDS=3] scripts/bench_infer.sh [seconds-per-round] [model.onnx ...]
 #   with no models: PyTorch's LeNet (batch 1) and small ResNet (batch 32) exported by bench_engine_torch.py,
 #   then torchvision's resnet18, mobilenet_v2, efficientnet_b0 and squeezenet1_1 at batch 1 and 32
 #   (export_torchvision.py; TORCHVISION=0 leaves them out). Peak memory: nncli's maximum RSS while profiling.
@@ -11,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-2}
 shift || true
+ROUNDS=${ROUNDS:-3}
 BUILD=${BUILD:-build}
 NNCLI=${NNCLI:-$BUILD/apps/nncli/nncli}
 ORT_DIR=${NN_ORT_DIR:-$HOME/.cache/nncli/ort}
@@ -47,15 +50,28 @@ ort_ms() {
     echo nan
   fi
 }
+median() { /usr/bin/python3 -c "import statistics,sys; v=[float(x) for x in sys.argv[1:]]; print('%.4f' % statistics.median(v))" "$@"; }
+# Runs the given measuring functions in turns, ROUNDS times; sets each function's named variable to its median.
+rounds() {
+  declare -A seen=()
+  local r f
+  for ((r = 0; r < ROUNDS; r++)); do
+    for f in "$@"; do seen[$f]+=" $($f)"; done
+  done
+  for f in "$@"; do printf -v "fig_$f" '%s' "$(median ${seen[$f]})"; done
+}
+nncli_one_ms() { OMP_NUM_THREADS=1 nncli_ms; }  # not --threads: older nncli binaries can be compared (NNCLI=...)
 ratio() { /usr/bin/python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print('%.2fx' % (a/b) if b==b and b>0 else '-')" "$1" "$2"; }
-echo "nncli: $NNCLI ($(nproc) cores); ms per run (median), ratio = ORT time / nncli time (> 1: nncli faster)"
+echo "nncli: $NNCLI ($(nproc) cores); ms per run (median of $ROUNDS rounds of ${SECS} s), ratio = ORT time / nncli time (> 1: nncli faster)"
 printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s | %8s |\n' model "ORT quiet" "nn quiet" ratio \
   "ORT busy" "nn busy" ratio "nn 1 thr busy" "busy/1thr" "nn MiB"
 for model in "${models[@]}"; do
   name=$(basename "$model" .onnx)
-  oq=$(ort_ms); nq=$(nncli_ms); rss=$(( $(cat "$work/rss" 2>/dev/null || echo 0) / 1024 ))
+  rounds ort_ms nncli_ms
+  oq=$fig_ort_ms nq=$fig_nncli_ms rss=$(( $(cat "$work/rss" 2>/dev/null || echo 0) / 1024 ))
   start_busy
-  ob=$(ort_ms); nb=$(nncli_ms); n1=$(OMP_NUM_THREADS=1 nncli_ms)  # not --threads: older nncli binaries can be compared (NNCLI=...)
+  rounds ort_ms nncli_ms nncli_one_ms
+  ob=$fig_ort_ms nb=$fig_nncli_ms n1=$fig_nncli_one_ms
   stop_busy
   printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s | %8s |\n' "$name" "$oq" "$nq" \
     "$(ratio "$oq" "$nq")" "$ob" "$nb" "$(ratio "$ob" "$nb")" "$n1" "$(ratio "$nb" "$n1")" "$rss"
