@@ -94,8 +94,9 @@ int run_forward(const ForwardOptions& opt) {
   ro.context = select_context(opt.context, model);
   std::vector<std::unique_ptr<ExecutorRunner>> runners;
   for (const auto& e : model.executors) {
-    runners.push_back(
-        nn::with_context(quoted(opt.config), [&] { return std::make_unique<ExecutorRunner>(model, e, ro); }));
+    auto* take = &e == &model.executors.back() ? &model.parameters : nullptr;  // the last runner keeps the weights
+    runners.push_back(nn::with_context(quoted(opt.config),
+                                       [&] { return std::make_unique<ExecutorRunner>(model, e, ro, take); }));
   }
 
   std::shared_ptr<ds::DataSource> source;

@@ -187,8 +187,8 @@ int run_infer(const InferOptions& opt) {
   ro.init_missing = opt.init_missing;
   ro.seed = opt.seed;
   ro.context = select_context(opt.context, model);
-  ExecutorRunner runner =
-      nn::with_context(single_quoted(models.front()), [&] { return ExecutorRunner(model, executor, ro); });
+  ExecutorRunner runner = nn::with_context(single_quoted(models.front()),
+                                           [&] { return ExecutorRunner(model, executor, ro, &model.parameters); });
 
   std::string names;
   for (size_t i = 0; i < runner.num_inputs(); ++i) names += (i ? ", " : "") + single_quoted(runner.input_name(i));

@@ -78,7 +78,7 @@ int run_profile(const ProfileOptions& opt) {
   ImportOptions import_options;
   import_options.optimize = !opt.no_optimize;
   import_options.training_lists = true;  // the optimizers' parameter lists say what their backward passes reach
-  const nn::ir::Model model = import_model(files, import_options);
+  nn::ir::Model model = import_model(files, import_options);
   std::error_code ec;
   std::filesystem::create_directories(opt.outdir, ec);
   NN_CHECK(std::filesystem::is_directory(opt.outdir))

@@ -42,7 +42,7 @@ nn::Context select_context(const std::string& cli_context, const nn::ir::Model& 
 }
 
 ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executor& executor,
-                               const RunnerOptions& options)
+                               const RunnerOptions& options, std::vector<nn::ir::Parameter>* take_parameters)
     : executor_(executor), rng_(options.seed) {
   const nn::ir::Network& network = nn::formats::executor_network(model, executor);
   std::vector<std::string> missing = missing_parameters(model, network);
@@ -50,7 +50,10 @@ ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executo
       << "network " << single_quoted(network.name) << ": " << (missing.size() == 1 ? "parameter " : "parameters ")
       << list_names(missing, 3) << (missing.size() == 1 ? " is" : " are")
       << " not in the model files (give the parameter file too, or --init-missing to initialize)";
-  params_.load(model.parameters);
+  if (take_parameters)
+    params_.take(*take_parameters);
+  else
+    params_.load(model.parameters);
   nn::ir::BuildOptions build;
   build.batch_size = options.batch_size;
   build.context = options.context;

@@ -33,8 +33,11 @@ nn::Context select_context(const std::string& cli_context, const nn::ir::Model& 
 class ExecutorRunner {
  public:
   // Builds the executor's network (inference mode). Throws nn::Error for missing parameters unless
-  // options.init_missing, naming the network and the first missing parameters.
-  ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executor& executor, const RunnerOptions& options);
+  // options.init_missing, naming the network and the first missing parameters. With `take_parameters` (the
+  // model's own list, read by no later runner), the weights move into the runner and the list is left
+  // empty, so the process holds one copy of them instead of two.
+  ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executor& executor, const RunnerOptions& options,
+                 std::vector<nn::ir::Parameter>* take_parameters = nullptr);
 
   const nn::ir::Executor& executor() const { return executor_; }
   int64_t batch_size() const { return network_.batch_size; }

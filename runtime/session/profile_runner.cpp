@@ -230,8 +230,10 @@ void run_loops(TargetResult& r, ItemTable& table, const LoopSettings& loop,
   r.peak_bytes = nn::NdArray::peak_bytes();
 }
 
-TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimizer& o,
-                               const ProfileSettings& settings, TrainDatasets& datasets) {
+// `take`: the model's parameter list when no later target reads it (ParameterStore::take), else null.
+TargetResult profile_optimizer(const nn::ir::Model& model, std::vector<nn::ir::Parameter>* take,
+                               const nn::ir::Optimizer& o, const ProfileSettings& settings,
+                               TrainDatasets& datasets) {
   TargetResult r;
   r.kind = "optimizer";
   r.name = o.name;
@@ -256,7 +258,10 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
     }
   }
   nn::ir::ParameterStore store;
-  store.load(model.parameters);
+  if (take)
+    store.take(*take);
+  else
+    store.load(model.parameters);
   const std::vector<std::string> trainable = nn::train::trainable_parameter_names(o, *net);
   nn::ir::BuildOptions bo;
   bo.batch_size = batch;
@@ -344,8 +349,8 @@ TargetResult profile_optimizer(const nn::ir::Model& model, const nn::ir::Optimiz
   return r;
 }
 
-TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor& e,
-                              const ProfileSettings& settings) {
+TargetResult profile_executor(const nn::ir::Model& model, std::vector<nn::ir::Parameter>* take,
+                              const nn::ir::Executor& e, const ProfileSettings& settings) {
   TargetResult r;
   r.kind = "executor";
   r.name = e.name;
@@ -355,7 +360,10 @@ TargetResult profile_executor(const nn::ir::Model& model, const nn::ir::Executor
   NN_CHECK(net) << "executor " << quoted(e.name) << ": network " << quoted(e.network_name) << " not found";
   nn::NdArray::reset_peak_bytes();
   nn::ir::ParameterStore store;
-  store.load(model.parameters);
+  if (take)
+    store.take(*take);
+  else
+    store.load(model.parameters);
   nn::ir::BuildOptions bo;
   bo.batch_size = settings.batch_size;
   bo.context = settings.context;
@@ -419,13 +427,18 @@ void name_function_nodes(const nn::ir::Network& network, const nn::ir::BuiltNetw
   }
 }
 
-std::vector<TargetResult> profile_model(const nn::ir::Model& model, const ProfileSettings& settings) {
+std::vector<TargetResult> profile_model(nn::ir::Model& model, const ProfileSettings& settings) {
   std::vector<TargetResult> results;
   TrainDatasets datasets;
+  const size_t targets =
+      (settings.optimizers ? model.optimizers.size() : 0) + (settings.executors ? model.executors.size() : 0);
+  // The last target takes the model's weights instead of copying them (one copy in memory while it runs).
+  auto take = [&] { return results.size() + 1 == targets ? &model.parameters : nullptr; };
   if (settings.optimizers)
-    for (const auto& o : model.optimizers) results.push_back(profile_optimizer(model, o, settings, datasets));
+    for (const auto& o : model.optimizers)
+      results.push_back(profile_optimizer(model, take(), o, settings, datasets));
   if (settings.executors)
-    for (const auto& e : model.executors) results.push_back(profile_executor(model, e, settings));
+    for (const auto& e : model.executors) results.push_back(profile_executor(model, take(), e, settings));
   return results;
 }
 

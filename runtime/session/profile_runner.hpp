@@ -54,7 +54,8 @@ struct ProfileSettings {
 // leaves nodes unnamed), so timings and comparisons can name functions.
 void name_function_nodes(const nn::ir::Network& network, const nn::ir::BuiltNetwork& built);
 
-// Profiles every optimizer and executor of an expanded model, in file order.
-std::vector<TargetResult> profile_model(const nn::ir::Model& model, const ProfileSettings& settings);
+// Profiles every optimizer and executor of an expanded model, in file order. The last target takes the model's
+// parameters (ParameterStore::take): `model` is left without them.
+std::vector<TargetResult> profile_model(nn::ir::Model& model, const ProfileSettings& settings);
 
 }  // namespace nncli::profile

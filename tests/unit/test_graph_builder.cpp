@@ -103,6 +103,23 @@ TEST(GraphBuilder, MissingParameterComesFromItsInitializer) {
   EXPECT_EQ(saved[0].shape, (Shape{1, 3}));
 }
 
+TEST(GraphBuilder, TakenParametersEqualLoadedOnesAndLeaveTheListEmpty) {
+  std::vector<Parameter> list{param("a", {2}, {1, 2}), param("b", {3}, {3, 4, 5}), param("a", {2}, {6, 7})};
+  ParameterStore loaded, taken;
+  loaded.load(list);
+  taken.take(list);
+  EXPECT_TRUE(list.empty());
+  ASSERT_EQ(taken.ordered().size(), 2u);  // the later 'a' replaces the earlier, as load does
+  for (const auto& [name, var] : loaded.ordered()) {
+    const VariablePtr t = taken.find(name);
+    ASSERT_TRUE(t) << name;
+    ASSERT_EQ(t->shape(), var->shape());
+    for (int64_t i = 0; i < var->size(); ++i)
+      EXPECT_EQ(t->data()->get<float>()[i], var->data()->get<float>()[i]) << name << " " << i;
+  }
+  EXPECT_EQ(taken.find("a")->data()->get<float>()[0], 6.f);
+}
+
 TEST(GraphBuilder, ParameterShapeMismatchNamesBothShapes) {
   ParameterStore params;
   params.load({param("b", {3}, {1, 2, 3})});

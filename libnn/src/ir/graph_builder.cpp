@@ -38,26 +38,36 @@ int64_t resolve_batch_size(const Network& network, const BuildOptions& options) 
 
 // ---------------------------------------------------------------------------------------------------
 void ParameterStore::load(const std::vector<Parameter>& params) {
-  for (const auto& p : params) {
-    check_shape(p.shape, "parameter " + quoted(p.name));
-    NN_CHECK(int64_t(p.data.size()) == shape_size(p.shape))
-        << "parameter " << quoted(p.name) << ": shape " << to_string(p.shape) << " needs " << shape_size(p.shape)
-        << " values, the file holds " << p.data.size();
-    auto var = nn::Variable::create(p.shape, p.need_grad);
-    var->set_name(p.name);
-    var->set_persistent(true);
-    float* dst = var->data()->cast<float>(true);
-    std::copy(p.data.begin(), p.data.end(), dst);
-    auto it = by_name_.find(p.name);
-    if (it != by_name_.end()) {
-      // A later parameter of the same name replaces the earlier one (as the loaders do).
-      for (auto& entry : ordered_)
-        if (entry.first == p.name) entry.second = var;
-      it->second = var;
-    } else {
-      by_name_[p.name] = var;
-      ordered_.push_back({p.name, var});
-    }
+  for (const auto& p : params) add(p);
+}
+
+void ParameterStore::take(std::vector<Parameter>& params) {
+  for (auto& p : params) {
+    add(p);
+    std::vector<float>().swap(p.data);
+  }
+  params.clear();
+}
+
+void ParameterStore::add(const Parameter& p) {
+  check_shape(p.shape, "parameter " + quoted(p.name));
+  NN_CHECK(int64_t(p.data.size()) == shape_size(p.shape))
+      << "parameter " << quoted(p.name) << ": shape " << to_string(p.shape) << " needs " << shape_size(p.shape)
+      << " values, the file holds " << p.data.size();
+  auto var = nn::Variable::create(p.shape, p.need_grad);
+  var->set_name(p.name);
+  var->set_persistent(true);
+  float* dst = var->data()->cast<float>(true);
+  std::copy(p.data.begin(), p.data.end(), dst);
+  auto it = by_name_.find(p.name);
+  if (it != by_name_.end()) {
+    // A later parameter of the same name replaces the earlier one (as the loaders do).
+    for (auto& entry : ordered_)
+      if (entry.first == p.name) entry.second = var;
+    it->second = var;
+  } else {
+    by_name_[p.name] = var;
+    ordered_.push_back({p.name, var});
   }
 }
 

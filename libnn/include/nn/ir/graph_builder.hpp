@@ -17,6 +17,9 @@ class ParameterStore {
  public:
   // Loads every ir::Parameter (shape-checked against the data).
   void load(const std::vector<Parameter>& params);
+  // As load, freeing each parameter's data in `params` once it is copied (the list is left empty): a model
+  // whose weights now live here holds no second copy while the network runs.
+  void take(std::vector<Parameter>& params);
   // Existing variable, or nullptr.
   VariablePtr find(const std::string& name) const;
   // Returns the parameter; creates and initializes it from `init` (seeded rng) when absent.
@@ -28,6 +31,7 @@ class ParameterStore {
   std::vector<Parameter> to_ir() const;
 
  private:
+  void add(const Parameter& p);
   std::map<std::string, VariablePtr> by_name_;
   std::vector<std::pair<std::string, VariablePtr>> ordered_;
 };
