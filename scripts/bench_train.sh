@@ -50,17 +50,30 @@ for model in lenet mlp; do
 done
 # LeNet from PNG files (the NNC way): 10,000 training images, batch 64, 2 epochs, end to end; the first run
 # writes the implicit cache (cache_dir), the next reads it. PyTorch trains the same from preloaded tensors.
+# Quiet, the three take turns for PNG_ROUNDS rounds (default 3) and each figure is the median of its rounds
+# (busy: one round, PyTorch alone takes a minute there).
 png_run() {
   rm -rf "$WORK/png/out" && mkdir -p "$WORK/png/out"
   /usr/bin/time -f %e -o "$WORK/png/time" "$NNCLI" -q train -c "$WORK/png/lenet_png.nntxt" -o "$WORK/png/out"
   cat "$WORK/png/time"
 }
-rm -rf "$WORK/png/data/train.cache" "$WORK/png/data/test.cache"
-first=$(png_run)
-second=$(png_run)
-printf 'nncli lenet png: %.2f s end to end writing the cache, %.2f s reading it (19968 images)\n' "$first" "$second"
-OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$ROOT/scripts/bench_train_torch.py" lenet --batch 64 --iterations 312 \
-  --limit 10000 | sed 's/^torch lenet/torch lenet png (preloaded)/'
+torch_png_s() {  # seconds from PyTorch's images/s (its own line rounds the seconds to 0.1)
+  OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$ROOT/scripts/bench_train_torch.py" lenet --batch 64 --iterations 312 \
+    --limit 10000 | awk '{printf "%.3f", 19968 / $3}'
+}
+rounds=1
+[ "$condition" = quiet ] && rounds=${PNG_ROUNDS:-3}
+firsts=() seconds=() torches=()
+for ((r = 0; r < rounds; r++)); do
+  rm -rf "$WORK/png/data/train.cache" "$WORK/png/data/test.cache"
+  firsts+=("$(png_run)") seconds+=("$(png_run)") torches+=("$(torch_png_s)")
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+first=$(median "${firsts[@]}") second=$(median "${seconds[@]}") torch=$(median "${torches[@]}")
+printf 'nncli lenet png: %.2f s end to end writing the cache, %.2f s reading it (19968 images; median of %d)\n' \
+  "$first" "$second" "$rounds"
+printf 'torch lenet png (preloaded): %.2f s (median of %d); PyTorch time / nncli time: %.2fx first run, %.2fx cached\n' \
+  "$torch" "$rounds" "$(echo "$torch / $first" | bc -l)" "$(echo "$torch / $second" | bc -l)"
 stop_busy
 done
 
