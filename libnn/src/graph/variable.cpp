@@ -161,18 +161,37 @@ Variables raw(const std::vector<VariablePtr>& v) {
   return r;
 }
 
-void run_forward(FunctionNode& fn, const std::vector<VariablePtr>& outs) {
+// Runs fn's forward; with `in_place` (one of its inputs, see Function::forward_in_place), output 0 is computed
+// over that input's array, which then leaves the input (its variable gets a new, empty one).
+void run_forward(FunctionNode& fn, const std::vector<VariablePtr>& outs, Variable* in_place = nullptr) {
   auto in = raw(fn.inputs()), out = raw(outs);
   Function& f = fn.function();
   bool changed = false;
   for (size_t i = 0; i < in.size(); ++i) changed |= in[i]->shape() != f.setup_input_shapes()[i];
   try {
     if (changed) f.setup(in, out);
+    if (in_place) out[0]->set_data(in_place->data());
     f.forward(in, out);
+    if (in_place) in_place->set_data(NdArray::create(in_place->shape()));
   } catch (Error& e) {
     e.add_context("function " + fn.label());  // built only on failure: forward is hot at batch 1
     throw;
   }
+}
+
+// The input whose array fn's output may take (an intermediate that only fn still reads, of the output's
+// shape, and the function computes element-wise from it), or null. `remaining`: readers left per variable.
+Variable* in_place_input(FunctionNode& fn, const std::unordered_map<Variable*, int>& remaining,
+                         const std::unordered_set<Variable*>& keep) {
+  const auto& outs = fn.outputs();
+  if (outs.size() != 1 || outs[0]->persistent() || keep.count(outs[0].get())) return nullptr;
+  for (size_t i = 0; i < fn.inputs().size(); ++i) {
+    Variable* v = fn.inputs()[i].get();
+    auto it = remaining.find(v);
+    if (it == remaining.end() || it->second != 1 || !v->parent() || v->persistent() || keep.count(v)) continue;
+    if (v->shape() == outs[0]->shape() && fn.function().forward_in_place(int(i))) return v;
+  }
+  return nullptr;
 }
 }  // namespace
 
@@ -189,7 +208,7 @@ void forward_all(const std::vector<VariablePtr>& outputs, bool clear_buffer, boo
   for (auto* fn : order) {
     auto outs = fn->outputs();
     if (pre) pre(*fn);
-    run_forward(*fn, outs);
+    run_forward(*fn, outs, clear_buffer ? in_place_input(*fn, consumers, keep) : nullptr);
     if (post) post(*fn);
     if (!clear_buffer && !clear_no_need_grad) continue;
     for (size_t i = 0; i < fn->inputs().size(); ++i) {

@@ -45,6 +45,11 @@ class Function {
   virtual bool is_stochastic() const { return false; }
   // Whether backward is implemented (some ops are forward-only, as upstream).
   virtual bool has_backward() const { return true; }
+  // Whether forward may write output 0 over input `i`'s array: each output element comes from the same
+  // element of that input (same shape), which the kernel reads before writing it (element-wise functions).
+  // An inference pass that frees intermediates then hands the input's array to the output when nothing else
+  // reads the input (forward_all), which saves an allocation and a memory pass.
+  virtual bool forward_in_place(int i) const { return false; }
   // Inputs that hold class indices, each with the bound its values must stay under (after setup): lets
   // training check labels where they enter and name the dataset row at fault.
   virtual std::vector<std::pair<int, int64_t>> index_inputs() const { return {}; }

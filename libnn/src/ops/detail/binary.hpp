@@ -103,6 +103,9 @@ class BinaryFunction : public Function {
  public:
   BinaryFunction(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), p_(attrs_) {}
   bool grad_depends_output_data(int, int) const override { return Op::kUsesOutput; }
+  // An input that is not broadcast: output element i reads its element i (both paths read their inputs
+  // before taking the output for writing).
+  bool forward_in_place(int i) const override { return i == 0 ? plan_.full_a : plan_.full_b; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -117,7 +120,9 @@ class BinaryFunction : public Function {
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     if (channels_last_ok_ && forward_channels_last(in, out)) return;
-    run_forward(plan_, in_data(in[0]), in_data(in[1]), out_data(out[0]), out[0]->size());
+    const float* a = in_data(in[0]);  // the inputs first: the output may be one of their arrays (in place)
+    const float* b = in_data(in[1]);
+    run_forward(plan_, a, b, out_data(out[0]), out[0]->size());
   }
   // Gradients off and an operand held channels-last: the other is too, or has 1x1 spatial axes (the same
   // order either way: squeeze-excite's scale); the output stays channels-last.

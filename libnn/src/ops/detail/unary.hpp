@@ -15,6 +15,7 @@ class UnaryFunction : public Function {
   UnaryFunction(const OpSchema& s, const Context& c, const Attrs& a) : Function(s, c, a), p_(attrs_) {}
   bool grad_depends_output_data(int, int) const override { return Op::kUsesOutput; }
   bool grad_depends_input_data(int, int) const override { return Op::kUsesInput; }
+  bool forward_in_place(int) const override { return true; }  // forward_impl reads x[i], then writes y[i]
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override { out[0]->reshape(in[0]->shape(), true); }
