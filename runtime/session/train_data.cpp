@@ -35,13 +35,14 @@ bool directory_has_files(const std::string& dir) {
 class StreamSource : public nn::train::BatchSource {
  public:
   StreamSource(std::shared_ptr<const ds::DataSource> source, int64_t batch_size, bool shuffle, uint32_t seed,
-               std::string name, std::vector<int64_t> blocks)
+               std::string name, std::vector<int64_t> blocks, bool prefetch)
       : source_(std::move(source)),
         batch_size_(batch_size),
         shuffle_(shuffle),
         seed_(seed),
         name_(std::move(name)),
-        blocks_(std::move(blocks)) {
+        blocks_(std::move(blocks)),
+        prefetch_(prefetch) {
     NN_CHECK(source_->size() > 0) << "dataset " << in_quotes(name_) << " is empty";
     NN_CHECK(batch_size_ > 0) << "dataset " << in_quotes(name_) << ": batch_size must be positive, got "
                               << batch_size_;
@@ -55,6 +56,11 @@ class StreamSource : public nn::train::BatchSource {
   int64_t position() const override { return delivered_; }
 
   nn::train::Batch next() override {
+    if (!prefetch_) {
+      nn::train::Batch batch = nn::with_context("dataset " + in_quotes(name_), [&] { return produce(); });
+      ++delivered_;
+      return batch;
+    }
     if (!pending_.valid()) pending_ = launch();
     nn::train::Batch batch = nn::with_context("dataset " + in_quotes(name_), [&] { return pending_.get(); });
     ++delivered_;
@@ -98,7 +104,7 @@ class StreamSource : public nn::train::BatchSource {
     }
     pos_ = 0;
   }
-  // Runs on the loader thread; only one is in flight at a time.
+  // Runs on the loader thread (prefetch: only one is in flight at a time) or on the caller's.
   nn::train::Batch produce() {
     const auto& shapes = source_->shapes();
     nn::train::Batch batch;
@@ -140,6 +146,7 @@ class StreamSource : public nn::train::BatchSource {
   uint32_t seed_;
   std::string name_;
   std::vector<int64_t> blocks_;  // sizes of the cache files in order (empty: no grouping)
+  bool prefetch_;                // the next batch loads on a background thread
   nn::RandomEngine rng_;
   std::vector<int64_t> order_;
   int64_t pos_ = 0;
@@ -179,8 +186,8 @@ std::pair<int64_t, int64_t> dataset_slice(int64_t n, int rank, int world) {
 std::unique_ptr<nn::train::BatchSource> make_batch_source(std::shared_ptr<const ds::DataSource> source,
                                                           int64_t batch_size, bool shuffle, uint32_t seed,
                                                           const std::string& name,
-                                                          const std::vector<int64_t>& blocks) {
-  return std::make_unique<StreamSource>(std::move(source), batch_size, shuffle, seed, name, blocks);
+                                                          const std::vector<int64_t>& blocks, bool prefetch) {
+  return std::make_unique<StreamSource>(std::move(source), batch_size, shuffle, seed, name, blocks, prefetch);
 }
 
 void apply_dataset_overrides(nn::ir::Model& model, const std::vector<std::string>& overrides) {
@@ -298,6 +305,7 @@ std::shared_ptr<const ds::DataSource> TrainDatasets::source(const nn::ir::Datase
 std::unique_ptr<nn::train::BatchSource> TrainDatasets::open(const nn::ir::Dataset& dataset, int index,
                                                             int64_t batch_size) {
   auto src = source(dataset, index);
+  const bool decodes = !std::dynamic_pointer_cast<const ds::CacheDataSource>(src);  // a CSV's images
   std::vector<int64_t> blocks;
   if (distributed()) {
     const auto [first, count] = dataset_slice(src->size(), communicator_->rank(), communicator_->size());
@@ -307,7 +315,7 @@ std::unique_ptr<nn::train::BatchSource> TrainDatasets::open(const nn::ir::Datase
   } else if (auto cache = std::dynamic_pointer_cast<const ds::CacheDataSource>(src)) {
     blocks = cache_blocks(cache->dir(), src->size());
   }
-  return make_batch_source(src, batch_size, dataset.shuffle, uint32_t(index), dataset.name, blocks);
+  return make_batch_source(src, batch_size, dataset.shuffle, uint32_t(index), dataset.name, blocks, decodes);
 }
 
 }  // namespace nncli
