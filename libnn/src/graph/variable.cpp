@@ -181,6 +181,7 @@ void run_forward(FunctionNode& fn, const std::vector<VariablePtr>& outs, Variabl
 
 // The input whose array fn's output may take (an intermediate that only fn still reads, of the output's
 // shape, and the function computes element-wise from it), or null. `remaining`: readers left per variable.
+// An array something else also holds (another variable's data, a caller's reference) is never taken.
 Variable* in_place_input(FunctionNode& fn, const std::unordered_map<Variable*, int>& remaining,
                          const std::unordered_set<Variable*>& keep) {
   const auto& outs = fn.outputs();
@@ -188,7 +189,9 @@ Variable* in_place_input(FunctionNode& fn, const std::unordered_map<Variable*, i
   for (size_t i = 0; i < fn.inputs().size(); ++i) {
     Variable* v = fn.inputs()[i].get();
     auto it = remaining.find(v);
-    if (it == remaining.end() || it->second != 1 || !v->parent() || v->persistent() || keep.count(v)) continue;
+    if (it == remaining.end() || it->second != 1 || !v->parent() || v->persistent() || keep.count(v) ||
+        v->data().use_count() != 1)
+      continue;
     if (v->shape() == outs[0]->shape() && fn.function().forward_in_place(int(i))) return v;
   }
   return nullptr;
