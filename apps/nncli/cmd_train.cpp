@@ -222,9 +222,8 @@ int run_train(const TrainOptions& opt) {
     NN_CHECK(d.uri.find_first_not_of(" \t\r\n") != std::string::npos) << "Fatal error. Dataset URI is empty.";
 
   // Expanded networks; parameter_variable lists keep their {id} patterns and learning-rate multipliers.
-  nn::ir::Model expanded =
-      nn::with_context(in_quotes(opt.config), [&] { return nn::formats::expand_model(model); });
-  expanded.optimizers = model.optimizers;
+  nn::ir::Model expanded = nn::with_context(
+      in_quotes(opt.config), [&] { return nn::formats::expand_model(model, nn::formats::OptimizerLists::kKept); });
 
   nn::ir::ParameterStore store;
   std::map<std::string, std::map<std::string, nn::ir::SolverState>> param_states;

@@ -254,7 +254,7 @@ ir::Network expand_network(const ir::Network& network) {
   return expand_with_state(network, st);
 }
 
-ir::Model expand_model(const ir::Model& model) {
+ir::Model expand_model(const ir::Model& model, OptimizerLists optimizers) {
   ir::Model out = model;
   std::unordered_map<std::string, NameLists> lists_by_network;
   for (auto& net : out.networks) {
@@ -268,8 +268,9 @@ ir::Model expand_model(const ir::Model& model) {
     auto it = lists_by_network.find(network);
     return it == lists_by_network.end() ? kEmpty : it->second;
   };
-  for (auto& o : out.optimizers)
-    o.parameter_variable = rewrite_parameter_list(o.parameter_variable, lists_for(o.network_name));
+  if (optimizers == OptimizerLists::kExpanded)
+    for (auto& o : out.optimizers)
+      o.parameter_variable = rewrite_parameter_list(o.parameter_variable, lists_for(o.network_name));
   for (auto& e : out.executors)
     e.parameter_variable = rewrite_parameter_list(e.parameter_variable, lists_for(e.network_name));
   return out;

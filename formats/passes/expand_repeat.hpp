@@ -14,10 +14,14 @@ namespace nn::formats {
 // (reverse DFS post-order); a cycle is an nn::Error. A network without repeat_info is only sorted.
 ir::Network expand_network(const ir::Network& network);
 
-// Every network expanded; optimizer and executor parameter_variable lists get the concrete parameter
-// names (sorted by name; learning-rate multipliers are not carried over, as upstream). Parameters named
-// in the legacy '...<id>[N]' style switch per-iteration parameters to 'name_<id>_<i>'.
-ir::Model expand_model(const ir::Model& model);
+// What expand_model makes of the optimizers' parameter_variable lists: the concrete names of upstream's
+// expanded file, or the lists as given ({id} patterns and learning-rate multipliers, which say what trains).
+enum class OptimizerLists { kExpanded, kKept };
+
+// Every network expanded; executor (and, with kExpanded, optimizer) parameter_variable lists get the
+// concrete parameter names (sorted by name; learning-rate multipliers are not carried over, as upstream).
+// Parameters named in the legacy '...<id>[N]' style switch per-iteration parameters to 'name_<id>_<i>'.
+ir::Model expand_model(const ir::Model& model, OptimizerLists optimizers = OptimizerLists::kExpanded);
 
 // Step 4 alone: for each function in list order not yet visited, a DFS over consumers of its outputs;
 // the result is the reverse post-order. Throws nn::Error naming the network on a cycle.

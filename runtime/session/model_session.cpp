@@ -87,10 +87,8 @@ nn::ir::Model import_unoptimized(const std::vector<std::string>& files, const Im
   if (options.executor_index >= 0) keep_only_executor(model, options.executor_index);
   if (!options.expand) return model;
   for (const auto& n : model.networks) NN_LOG_VERBOSE << " Expanding " << n.name << ".";
-  nn::ir::Model expanded =
-      nn::with_context(single_quoted(files.front()), [&] { return fmt::expand_model(model); });
-  if (options.training_lists) expanded.optimizers = model.optimizers;
-  return expanded;
+  const auto optimizers = options.training_lists ? fmt::OptimizerLists::kKept : fmt::OptimizerLists::kExpanded;
+  return nn::with_context(single_quoted(files.front()), [&] { return fmt::expand_model(model, optimizers); });
 }
 }  // namespace
 

@@ -75,6 +75,16 @@ TEST(ExpandRepeat, RepeatStartEndByHand) {
   EXPECT_EQ(m.executors[0].parameter_variable.size(), 3u);
 }
 
+TEST(ExpandRepeat, KeptOptimizerListsSayWhatTrains) {
+  const ir::Model original = parse_nntxt(kRepeatLoop, "loop.nntxt");
+  ir::Model m = expand_model(original, OptimizerLists::kKept);
+  EXPECT_TRUE(m.networks[0].repeat_info.empty());
+  ASSERT_EQ(m.optimizers[0].parameter_variable.size(), 2u);
+  EXPECT_EQ(m.optimizers[0].parameter_variable[1].variable_name, "fc{R}/W");
+  EXPECT_EQ(m.optimizers[0].parameter_variable[1].learning_rate_multiplier, 1.0);
+  EXPECT_EQ(m.executors[0].parameter_variable.size(), 3u);  // executors' lists are expanded either way
+}
+
 TEST(ExpandRepeat, RecurrentDelayByHand) {
   const std::string path = testdata("nnabla/loop_control/recurrent_delay_test.nntxt");
   NN_REQUIRE_TESTDATA(path);
