@@ -50,10 +50,7 @@ ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executo
       << "network " << single_quoted(network.name) << ": " << (missing.size() == 1 ? "parameter " : "parameters ")
       << list_names(missing, 3) << (missing.size() == 1 ? " is" : " are")
       << " not in the model files (give the parameter file too, or --init-missing to initialize)";
-  if (take_parameters)
-    params_.take(*take_parameters);
-  else
-    params_.load(model.parameters);
+  load_parameters(params_, model, take_parameters);
   nn::ir::BuildOptions build;
   build.batch_size = options.batch_size;
   build.context = options.context;

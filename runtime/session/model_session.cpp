@@ -103,6 +103,14 @@ const nn::ir::Executor& find_executor(const nn::ir::Model& model, const std::str
   return fmt::select_executor(model, name, fmt::UnnamedExecutor::kFirst);
 }
 
+void load_parameters(nn::ir::ParameterStore& store, const nn::ir::Model& model,
+                     std::vector<nn::ir::Parameter>* take) {
+  if (take)
+    store.take(*take);
+  else
+    store.load(model.parameters);
+}
+
 std::vector<std::string> missing_parameters(const nn::ir::Model& model, const nn::ir::Network& network) {
   std::set<std::string> present;
   for (const auto& p : model.parameters) present.insert(p.name);

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/ir/graph_builder.hpp"
 #include "nn/ir/model.hpp"
 
 namespace nncli {
@@ -28,6 +29,11 @@ nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOp
 // The executor named `name` ("" = the first one; formats/passes/export_target.hpp). Unknown names list the
 // valid executors.
 const nn::ir::Executor& find_executor(const nn::ir::Model& model, const std::string& name);
+
+// Loads `model`'s parameters into `store`; with `take` (the model's own list, which no later reader needs), moves
+// them there instead and leaves the list empty (ParameterStore::take: one copy of the weights in memory).
+void load_parameters(nn::ir::ParameterStore& store, const nn::ir::Model& model,
+                     std::vector<nn::ir::Parameter>* take);
 
 // Parameter variables of the network that the model holds no data for, in declaration order.
 std::vector<std::string> missing_parameters(const nn::ir::Model& model, const nn::ir::Network& network);

@@ -15,6 +15,7 @@
 #include "nn/solvers/solver.hpp"
 #include "nn/train/trainer.hpp"
 #include "batch_split.hpp"
+#include "model_session.hpp"
 #include "train_data.hpp"
 
 namespace nncli::profile {
@@ -258,10 +259,7 @@ TargetResult profile_optimizer(const nn::ir::Model& model, std::vector<nn::ir::P
     }
   }
   nn::ir::ParameterStore store;
-  if (take)
-    store.take(*take);
-  else
-    store.load(model.parameters);
+  load_parameters(store, model, take);
   const std::vector<std::string> trainable = nn::train::trainable_parameter_names(o, *net);
   nn::ir::BuildOptions bo;
   bo.batch_size = batch;
@@ -360,10 +358,7 @@ TargetResult profile_executor(const nn::ir::Model& model, std::vector<nn::ir::Pa
   NN_CHECK(net) << "executor " << quoted(e.name) << ": network " << quoted(e.network_name) << " not found";
   nn::NdArray::reset_peak_bytes();
   nn::ir::ParameterStore store;
-  if (take)
-    store.take(*take);
-  else
-    store.load(model.parameters);
+  load_parameters(store, model, take);
   nn::ir::BuildOptions bo;
   bo.batch_size = settings.batch_size;
   bo.context = settings.context;
