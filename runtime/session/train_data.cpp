@@ -56,15 +56,11 @@ class StreamSource : public nn::train::BatchSource {
   int64_t position() const override { return delivered_; }
 
   nn::train::Batch next() override {
-    if (!prefetch_) {
-      nn::train::Batch batch = nn::with_context("dataset " + in_quotes(name_), [&] { return produce(); });
-      ++delivered_;
-      return batch;
-    }
-    if (!pending_.valid()) pending_ = launch();
-    nn::train::Batch batch = nn::with_context("dataset " + in_quotes(name_), [&] { return pending_.get(); });
+    if (prefetch_ && !pending_.valid()) pending_ = launch();
+    nn::train::Batch batch =
+        nn::with_context("dataset " + in_quotes(name_), [&] { return prefetch_ ? pending_.get() : produce(); });
     ++delivered_;
-    pending_ = launch();  // the next batch loads while the caller trains on this one
+    if (prefetch_) pending_ = launch();  // the next batch loads while the caller trains on this one
     return batch;
   }
 
@@ -305,17 +301,18 @@ std::shared_ptr<const ds::DataSource> TrainDatasets::source(const nn::ir::Datase
 std::unique_ptr<nn::train::BatchSource> TrainDatasets::open(const nn::ir::Dataset& dataset, int index,
                                                             int64_t batch_size) {
   auto src = source(dataset, index);
-  const bool decodes = !std::dynamic_pointer_cast<const ds::CacheDataSource>(src);  // a CSV's images
+  const auto cache = std::dynamic_pointer_cast<const ds::CacheDataSource>(src);  // else a CSV: images decoded
   std::vector<int64_t> blocks;
   if (distributed()) {
     const auto [first, count] = dataset_slice(src->size(), communicator_->rank(), communicator_->size());
     NN_LOG_VERBOSE << "dataset " << in_quotes(dataset.name) << ": rank " << communicator_->rank()
                    << " reads samples " << first << " to " << first + count - 1 << " of " << src->size();
     src = std::make_shared<SlicedSource>(src, first, count);
-  } else if (auto cache = std::dynamic_pointer_cast<const ds::CacheDataSource>(src)) {
+  } else if (cache) {
     blocks = cache_blocks(cache->dir(), src->size());
   }
-  return make_batch_source(src, batch_size, dataset.shuffle, uint32_t(index), dataset.name, blocks, decodes);
+  return make_batch_source(src, batch_size, dataset.shuffle, uint32_t(index), dataset.name, blocks,
+                           /*prefetch=*/!cache);
 }
 
 }  // namespace nncli
