@@ -252,7 +252,11 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
   // 20 channels leave a remainder after the kernels' 8- and 16-channel steps
   auto x = v({2, 16, 48, 48}), wa = v({32, 16, 3, 3}), wb = v({20, 16, 1, 1});
   const nn::Attrs same{{"pad", std::vector<int64_t>{1, 1}}};
+  // c: 76 channels (a 64-channel block of sums and a remainder) over 3 images, its pooling above the threshold
+  // of threads, so that one thread's channels start inside the second image
+  auto x3 = v({3, 8, 36, 36}), wc = v({76, 8, 3, 3});
   auto a = nn::call1("Convolution", {x, wa}, same, nn::cpu_context());
+  auto c = nn::call1("Convolution", {x3, wc}, same, nn::cpu_context());
   auto b = nn::call1("Convolution", {x, wb}, {}, nn::cpu_context());
   std::vector<nn::VariablePtr> outs{
       nn::call1("MaxPooling", {a},
@@ -262,6 +266,7 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
                  {"pad", std::vector<int64_t>{1, 1}}}),
       nn::call1("MaxPooling", {b}, {{"kernel", std::vector<int64_t>{2, 2}}}),
       nn::call1("GlobalAveragePooling", {a}),
+      nn::call1("GlobalAveragePooling", {c}),
       nn::call1("Concatenate", {a, b}, {{"axis", int64_t(1)}}),
       nn::call1("Mul2", {b, nn::call1("GlobalAveragePooling", {b})}),
       nn::call1("Add2", {b, b}),
@@ -273,7 +278,13 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
     nn::NoGradScope no_grad;
     nn::forward_all(outs);
   }
-  const char* names[] = {"MaxPooling", "MaxPooling 2x2", "GlobalAveragePooling", "Concatenate", "Mul2", "Add2"};
+  const char* names[] = {"MaxPooling",
+                         "MaxPooling 2x2",
+                         "GlobalAveragePooling",
+                         "GlobalAveragePooling 76 channels",
+                         "Concatenate",
+                         "Mul2",
+                         "Add2"};
   for (size_t i = 0; i < outs.size(); ++i) {
     RefArray want{outs[i]->shape(), std::vector<double>(plain[i].begin(), plain[i].end())};
     expect_close(outs[i]->data()->to_vector(), want, names[i]);

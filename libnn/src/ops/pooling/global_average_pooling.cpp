@@ -1,5 +1,6 @@
 // GlobalAveragePooling: (N, C, ...) -> (N, C, 1, 1), the mean over all axes after the channel axis.
 #include <algorithm>
+#include <cstring>
 
 #include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
@@ -54,22 +55,72 @@ class GlobalAveragePooling : public Function {
   }
 
  private:
-  // A channels-last input (a convolution's output, gradients off): sums over the pixels, all channels at once.
+  // A channels-last input (a convolution's output, gradients off): sums over the pixels, a block of channels at a
+  // time in registers; the channels split among threads when the map is large.
   void forward_channels_last(const Variables& in, const Variables& out) {
     const Shape& xs = in[0]->shape();
     const int64_t n = xs[0], c = xs[1];
     const float* x = static_cast<const float*>(in[0]->data()->get_raw(channels_last_key()));
     float* y = out_data(out[0]);
     const float inv = area_ > 0 ? 1.f / float(area_) : 0.f;
-    for (int64_t b = 0; b < n; ++b) {
-      float* yb = y + b * c;
-      std::fill(yb, yb + c, 0.f);
-      for (int64_t i = 0; i < area_; ++i) {
-        const float* xp = x + (b * area_ + i) * c;
-#pragma omp simd
-        for (int64_t k = 0; k < c; ++k) yb[k] += xp[k];
+    const int64_t vectors = (c + 7) / 8;  // channels split among threads in whole vectors
+    parallel_ranges(n * vectors, maps_ * area_, [&](int64_t begin, int64_t end, int) {
+      for (int64_t b = begin / vectors; b < n && b * vectors < end; ++b) {
+        const int64_t k0 = std::max(begin - b * vectors, int64_t(0)) * 8;
+        const int64_t k1 = std::min((end - b * vectors) * 8, c);
+        float* yb = y + b * c;
+        sum_channels(x + b * area_ * c, area_, c, k0, k1, yb);
+        for (int64_t k = k0; k < k1; ++k) yb[k] *= inv;
       }
-      for (int64_t k = 0; k < c; ++k) yb[k] *= inv;
+    });
+  }
+
+  // y[k] = the sum over `pixels` channels-last pixels of `c` channels of x[k], for k0 <= k < k1. Tiles of pixels
+  // that the first-level cache holds are summed a block of channels at a time in vector registers, and each
+  // tile's sums added into y: adding into y pixel by pixel waited on the store of the last pixel's sum
+  // (EfficientNet's 32 x 112 x 112 map: 37 us, 15 this way), and whole-map passes per block read a map larger
+  // than the second-level cache once per block.
+  static void sum_channels(const float* x, int64_t pixels, int64_t c, int64_t k0, int64_t k1, float* y) {
+    constexpr int64_t kBlock = 64;                                // eight vectors of eight channels
+    const int64_t tile_pixels = std::max<int64_t>(16, 8192 / c);  // 32 KB
+    std::fill(y + k0, y + k1, 0.f);
+    for (int64_t p0 = 0; p0 < pixels; p0 += tile_pixels) {
+      const int64_t tile = std::min(tile_pixels, pixels - p0);
+      for (int64_t k = k0; k < k1; k += kBlock) add_tile(x + p0 * c + k, tile, c, std::min(kBlock, k1 - k), y + k);
+    }
+  }
+
+  // y[k] += the sum over `pixels` pixels (`stride` floats apart) of x[k], for k < width <= 64.
+  static void add_tile(const float* x, int64_t pixels, int64_t stride, int64_t width, float* y) {
+    switch (width / 8) {  // the vector count fixed at compile time, so the sums stay in registers
+      case 8: add_vectors<8>(x, pixels, stride, y); break;
+      case 7: add_vectors<7>(x, pixels, stride, y); break;
+      case 6: add_vectors<6>(x, pixels, stride, y); break;
+      case 5: add_vectors<5>(x, pixels, stride, y); break;
+      case 4: add_vectors<4>(x, pixels, stride, y); break;
+      case 3: add_vectors<3>(x, pixels, stride, y); break;
+      case 2: add_vectors<2>(x, pixels, stride, y); break;
+      case 1: add_vectors<1>(x, pixels, stride, y); break;
+      default: break;
+    }
+    for (int64_t k = width / 8 * 8; k < width; ++k)
+      for (int64_t p = 0; p < pixels; ++p) y[k] += x[p * stride + k];
+  }
+  template <int V>
+  static void add_vectors(const float* x, int64_t pixels, int64_t stride, float* y) {
+    typedef float Vec8 __attribute__((vector_size(32)));
+    Vec8 acc[V] = {};
+    for (int64_t p = 0; p < pixels; ++p)
+      for (int v = 0; v < V; ++v) {
+        Vec8 a;
+        std::memcpy(&a, x + p * stride + 8 * v, sizeof a);
+        acc[v] += a;
+      }
+    for (int v = 0; v < V; ++v) {
+      Vec8 sum;
+      std::memcpy(&sum, y + 8 * v, sizeof sum);
+      sum += acc[v];
+      std::memcpy(y + 8 * v, &sum, sizeof sum);
     }
   }
 
