@@ -4,6 +4,8 @@
 // change between runs.
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <cmath>
 
 #include "conv_reference.hpp"
@@ -175,7 +177,20 @@ TEST(ConvInferencePath, BatchChunksMatchTheReference) {
   std::mt19937 rng(8);
   check_case({{8, 16, 12, 12}, {32, 16, 3, 3}, 1, {1, 1}, {}, true, true, "relu"}, rng);         // residual
   check_case({{12, 32, 20, 20}, {32, 1, 3, 3}, 32, {1, 1}, {2, 2}, true, false, "relu6"}, rng);  // depthwise
-  check_case({{16, 24, 10, 10}, {40, 24, 1, 1}, 1, {}, {}, false, true, ""}, rng);  // 1x1, C % 16 != 0
+  check_case({{16, 24, 10, 10}, {40, 24, 1, 1}, 1, {}, {}, false, true, ""}, rng);     // 1x1, C % 16 != 0
+  check_case({{8, 24, 14, 14}, {40, 24, 1, 1}, 1, {}, {}, true, true, "swish"}, rng);  // swish after each chunk
+}
+
+// One-thread primitives apply swish after the convolution, over its output (activation_after): after the
+// residual sum, and over a blocked or channels-last output alike.
+TEST(ConvInferencePath, OneThreadPrimitivesApplySwishAfter) {
+  std::mt19937 rng(12);
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(1);
+  check_case({{1, 32, 56, 56}, {32, 1, 3, 3}, 32, {1, 1}, {}, true, true, "swish"}, rng);    // depthwise
+  check_case({{1, 24, 16, 16}, {144, 24, 1, 1}, 1, {}, {}, true, false, "swish"}, rng);      // 1x1
+  check_case({{1, 64, 14, 14}, {64, 64, 3, 3}, 1, {1, 1}, {}, false, false, "swish"}, rng);  // Winograd
+  omp_set_num_threads(saved);
 }
 
 // Two convolutions in a graph: the first's output stays in oneDNN's layout for the second, and a plain

@@ -2,6 +2,7 @@
 #include "nn/ops/detail/fast_math.hpp"
 #include "ops/detail/unary.hpp"
 #include "ops/detail/unary_params.hpp"
+#include "ops/detail/vector_math.hpp"
 
 namespace nn::ops {
 namespace {
@@ -13,6 +14,7 @@ struct SigmoidOp {
   using Params = NoParams;
   static constexpr bool kUsesInput = false, kUsesOutput = true;
   static float f(float x, const Params&) { return sigmoid(x); }
+  static void f_array(const float* x, float* y, int64_t n) { sigmoid_array(x, y, n); }
   static float df(float, float y, const Params&) { return y * (1.f - y); }
 };
 struct TanhOp {
@@ -25,6 +27,7 @@ struct SwishOp {
   using Params = NoParams;
   static constexpr bool kUsesInput = true, kUsesOutput = true;
   static float f(float x, const Params&) { return x * sigmoid(x); }
+  static void f_array(const float* x, float* y, int64_t n) { swish_array(x, y, n); }
   static float df(float x, float y, const Params&) { return y + sigmoid(x) * (1.f - y); }
 };
 // nnabla's GELU is the tanh approximation.

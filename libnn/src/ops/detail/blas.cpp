@@ -16,6 +16,7 @@
 #include <string>
 
 #include "nn/core/error.hpp"
+#include "ops/detail/vector_math.hpp"
 #ifdef NN_WITH_DNNL
 #include <oneapi/dnnl/dnnl.h>
 #endif
@@ -98,12 +99,6 @@ void small_block(int64_t k, float alpha, const float* a, int64_t lda, const floa
 #pragma omp simd
     for (int64_t j = 0; j < kBlockCols; ++j) cr[j] = alpha * acc[r][j] + (beta == 0.f ? 0.f : beta * cr[j]);
   }
-}
-
-// Whether the CPU runs AVX-512 (nncli is built for AVX2; the kernels below are compiled for AVX-512 apart).
-bool avx512() {
-  static const bool has = __builtin_cpu_supports("avx512f");
-  return has;
 }
 
 // small_block<4> over 32 columns in AVX-512 registers: 8 accumulators of 16 lanes, twice the multiply-adds per
@@ -200,7 +195,7 @@ void small_sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, i
   int64_t i = 0;
   for (; i + 4 <= m; i += 4) {
     int64_t j = 0;
-    if (avx512())
+    if (cpu_has_avx512())
       for (; j + 2 * kBlockCols <= full; j += 2 * kBlockCols)
         block_4x32_avx512(k, alpha, a + i * lda, lda, b + j, ldb, beta, c + i * ldc + j, ldc);
     for (; j < full; j += kBlockCols)

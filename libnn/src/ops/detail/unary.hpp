@@ -7,8 +7,9 @@
 namespace nn::ops {
 
 // Op must provide: static float f(float x, const P& p) and static float df(float x, float y, const P& p),
-// where P is Op::Params built from Attrs by Op::Params(const Attrs&). grad_depends_output tells whether df
-// reads y (then the output must be kept for backward).
+// where P is Op::Params built from Attrs by Op::Params(const Attrs&), and may provide a forward over arrays,
+// static void f_array(const float* x, float* y, int64_t n), for ops without parameters. grad_depends_output tells
+// whether df reads y (then the output must be kept for backward).
 template <class Op>
 class UnaryFunction : public Function {
  public:
@@ -24,8 +25,12 @@ class UnaryFunction : public Function {
     float* y = out_data(out[0]);
     const auto p = p_;
     parallel_ranges(in[0]->size(), [&](int64_t begin, int64_t end, int) {
+      if constexpr (requires { Op::f_array(x, y, begin); }) {  // an array kernel of the op's own
+        Op::f_array(x + begin, y + begin, end - begin);
+      } else {
 #pragma omp simd
-      for (int64_t i = begin; i < end; ++i) y[i] = Op::f(x[i], p);
+        for (int64_t i = begin; i < end; ++i) y[i] = Op::f(x[i], p);
+      }
     });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,

@@ -52,6 +52,8 @@ void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray
     failure.run([&] {
       fwd.execute(streams[size_t(t)], args);
       streams[size_t(t)].wait();
+      if (activation_after)
+        apply_activation_after(reinterpret_cast<float*>(d), int64_t(dst_bytes / sizeof(float)));
     });
   }
   failure.rethrow();
@@ -74,13 +76,14 @@ std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const Con
     auto c = std::make_unique<ChunkedPrimitive>();
     c->threads = threads;
     c->chunks = batch / chunk;
+    c->activation_after = activation_after(e, 1);
     c->src_md = desc_of(whole.src_place, whole.src_layout, src);
     c->dst_md = desc_of(whole.dst_place, whole.dst_layout, dst);
     if (c->src_md.get_size() * size_t(c->chunks) != whole.src_md.get_size() ||
         c->dst_md.get_size() * size_t(c->chunks) != whole.dst_md.get_size())
       return nullptr;
     const auto pd = inference_conv_desc(c->src_md, memory::desc(wei, kF32, Tag::any), whole.bias_md, c->dst_md,
-                                        dims, e, /*user_scratchpad=*/true);
+                                        dims, e, /*threads=*/1, /*user_scratchpad=*/true);
     if (pd.weights_desc() != whole.wei_md) return nullptr;  // the whole primitive's weights are shared
     c->fwd = dnnl::convolution_forward(pd);
     c->scratchpad_md = pd.scratchpad_desc();

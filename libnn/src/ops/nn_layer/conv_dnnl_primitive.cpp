@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ops/detail/thread_scope.hpp"
+#include "ops/detail/vector_math.hpp"
 
 namespace nn::ops {
 namespace {
@@ -69,6 +70,10 @@ std::shared_ptr<ReorderedWeights> weights_copy(const NdArray& w, const memory::d
 }
 }  // namespace
 
+bool activation_after(const ConvEpilogue& e, int threads) { return e.activation == "swish" && threads == 1; }
+
+void apply_activation_after(float* y, int64_t n) { swish_array(y, y, n); }
+
 Place place_of(const memory::desc& want, const memory::desc& plain, ArrayKey& layout_key) {
   if (want == plain) return Place::kPlain;
   layout_key = ArrayKey{DType::kFloat32, dnnl_layout_of(want)};
@@ -86,10 +91,10 @@ void* data_in_place_for_write(NdArray& a, Place place, const ArrayKey& layout) {
 dnnl::convolution_forward::primitive_desc inference_conv_desc(const memory::desc& src, const memory::desc& wei,
                                                               const memory::desc& bias, const memory::desc& dst,
                                                               const DnnlConvDims& d, const ConvEpilogue& e,
-                                                              bool user_scratchpad) {
+                                                              int threads, bool user_scratchpad) {
   dnnl::post_ops ops;
   if (e.residual) ops.append_sum(1.f);
-  append_activation(ops, e);
+  if (!activation_after(e, threads)) append_activation(ops, e);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   if (user_scratchpad) attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -122,12 +127,13 @@ std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_cha
     auto c = std::make_unique<Primitive>();
     c->threads = threads;
     c->residual = e.residual;
+    c->activation_after = activation_after(e, threads);
     c->src_plain = dnnl_plain_desc(src);
     c->dst_plain = dnnl_plain_desc(dst);
     c->wei_user = dnnl_plain_desc(wei);
     c->bias_md = e.bias ? memory::desc({out_channels}, kF32, Tag::a) : memory::desc();
     const memory::desc src_any(src, kF32, Tag::any), dst_any(dst, kF32, Tag::any), wei_any(wei, kF32, Tag::any);
-    const auto pd = inference_conv_desc(src_any, wei_any, c->bias_md, dst_any, dims, e);
+    const auto pd = inference_conv_desc(src_any, wei_any, c->bias_md, dst_any, dims, e, threads);
     c->fwd = dnnl::convolution_forward(pd);
     c->src_md = pd.src_desc();
     c->wei_md = pd.weights_desc();
@@ -192,6 +198,11 @@ void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray&
       {DNNL_ARG_SRC, src_mem}, {DNNL_ARG_WEIGHTS, wei_mem}, {DNNL_ARG_DST, dst_mem}};
   if (b) args.emplace(DNNL_ARG_BIAS, memory(bias_md, eng, const_cast<float*>(b->get<float>())));
   fwd.execute(stream, args);
+  if (activation_after) {
+    stream.wait();
+    apply_activation_after(static_cast<float*>(dst_mem.get_data_handle()),
+                           int64_t(dst_md.get_size() / sizeof(float)));
+  }
   if (dst_place == Place::kReordered) {
     memory user(dst_plain, eng, y.cast<float>(true));
     dst_out.execute(stream, dst_tmp, user);

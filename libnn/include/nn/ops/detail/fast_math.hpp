@@ -14,6 +14,14 @@ inline float select(bool cond, float a, float b) {
   return std::bit_cast<float>((std::bit_cast<uint32_t>(a) & mask) | (std::bit_cast<uint32_t>(b) & ~mask));
 }
 
+// exp's argument reduction (ln 2 split so that n * kLn2Hi is exact) and its degree-6 minimax polynomial for
+// exp(r), |r| <= ln2 / 2: exp(r) = 1 + r + r^2 (((((c0 r + c1) r + c2) r + c3) r + c4) r + c5).
+inline constexpr float kLog2e = 1.44269504088896341f;
+inline constexpr float kLn2Hi = 0.693359375f;
+inline constexpr float kLn2Lo = -2.12194440e-4f;
+inline constexpr float kExpPoly[6] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f,
+                                      4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f};
+
 // 2^n for integer n in [-126, 127], built directly in the exponent field.
 inline float pow2i(int32_t n) { return std::bit_cast<float>(static_cast<uint32_t>(n + 127) << 23); }
 
@@ -22,21 +30,18 @@ inline float pow2i(int32_t n) { return std::bit_cast<float>(static_cast<uint32_t
 // vectorize tightly. It repeats exp's reduction and polynomial on purpose: with one shared helper, gcc 12
 // made softmax's exp loop 40% slower (measured).
 inline float exp_nonpositive(float x) {
-  constexpr float kLog2e = 1.44269504088896341f;
-  constexpr float kLn2Hi = 0.693359375f;
-  constexpr float kLn2Lo = -2.12194440e-4f;
   constexpr float kLowest = -87.3f;  // n >= -126: 2^n is a normal float
   const float xc = x < kLowest ? kLowest : x;
   constexpr float kShifter = 12582912.f;
   const float shifted = xc * kLog2e + kShifter;
   const float fn = shifted - kShifter;
   const float r = (xc - fn * kLn2Hi) - fn * kLn2Lo;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
+  float p = kExpPoly[0];
+  p = p * r + kExpPoly[1];
+  p = p * r + kExpPoly[2];
+  p = p * r + kExpPoly[3];
+  p = p * r + kExpPoly[4];
+  p = p * r + kExpPoly[5];
   p = p * r * r + r + 1.f;
   const int32_t n = std::bit_cast<int32_t>(shifted) - std::bit_cast<int32_t>(kShifter);
   const float y = p * pow2i(n);
@@ -47,9 +52,6 @@ inline float exp_nonpositive(float x) {
 // normal results); overflows to inf above 88.72, goes through the subnormals to 0 below -87.3, NaN stays
 // NaN. exp(x) = 2^n * exp(r), n = round(x / ln 2), |r| <= ln2 / 2, exp(r) by a degree-6 minimax polynomial.
 inline float exp(float x) {
-  constexpr float kLog2e = 1.44269504088896341f;
-  constexpr float kLn2Hi = 0.693359375f;  // ln 2 split so n * kLn2Hi is exact
-  constexpr float kLn2Lo = -2.12194440e-4f;
   // Clamp to [-104, 89] (n stays in [-150, 129]) on the integer bits, branch-free (see select).
   const uint32_t bits = std::bit_cast<uint32_t>(x);
   const uint32_t magnitude = bits & 0x7fffffffu;
@@ -61,12 +63,12 @@ inline float exp(float x) {
   const float shifted = xc * kLog2e + kShifter;
   const float fn = shifted - kShifter;
   const float r = (xc - fn * kLn2Hi) - fn * kLn2Lo;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
+  float p = kExpPoly[0];
+  p = p * r + kExpPoly[1];
+  p = p * r + kExpPoly[2];
+  p = p * r + kExpPoly[3];
+  p = p * r + kExpPoly[4];
+  p = p * r + kExpPoly[5];
   p = p * r * r + r + 1.f;
   // Scale by 2^n in two halves so every factor is a normal float: subnormal results and overflow to inf
   // come out of the multiplications themselves.
