@@ -9,6 +9,7 @@
 
 #include "nn/core/error.hpp"
 #include "nn/core/ndarray.hpp"
+#include "ops/detail/interleave.hpp"
 
 namespace nn::ops {
 namespace {
@@ -95,6 +96,8 @@ void register_dnnl_layouts() {
         reorder(layout, "", shape, laid, plain);
       };
       hooks.from_plain = [layout](void* laid, const float* plain, const Shape& shape) {
+        if (layout == kDnnlLayouts[1] && shape.size() == 4 && shape[1] == 3)  // an RGB input
+          return interleave_three_planes(plain, static_cast<float*>(laid), shape[0], shape[2] * shape[3]);
         reorder("", layout, shape, plain, laid);
       };
       // One reorder between two oneDNN layouts (a Winograd layer's dnnl16 output read by a channels-last
