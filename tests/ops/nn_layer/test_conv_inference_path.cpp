@@ -181,6 +181,20 @@ TEST(ConvInferencePath, BatchChunksMatchTheReference) {
   check_case({{8, 24, 14, 14}, {40, 24, 1, 1}, 1, {}, {}, true, true, "swish"}, rng);  // swish after each chunk
 }
 
+// At batch 1 a swish layer's team runs one-thread primitives over bands of output rows, each reading the input
+// rows its windows cover (padding only at the image's edges): odd row counts, strides, 5x5 windows, a residual.
+TEST(ConvInferencePath, RowBandsMatchTheReference) {
+  std::mt19937 rng(13);
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(2);
+  // each above the team's 1e6-flop floor
+  check_case({{1, 96, 23, 23}, {96, 1, 5, 5}, 96, {2, 2}, {}, true, false, "swish"}, rng);       // depthwise 5x5
+  check_case({{1, 96, 57, 57}, {96, 1, 3, 3}, 96, {1, 1}, {2, 2}, true, false, "swish"}, rng);   // stride 2
+  check_case({{1, 24, 23, 27}, {80, 24, 1, 1}, 1, {}, {}, true, true, "swish"}, rng);            // residual
+  check_case({{1, 16, 45, 45}, {32, 16, 3, 3}, 1, {0, 0}, {2, 2}, false, false, "swish"}, rng);  // no padding
+  omp_set_num_threads(saved);
+}
+
 // One-thread primitives apply swish after the convolution, over its output (activation_after): after the
 // residual sum, and over a blocked or channels-last output alike.
 TEST(ConvInferencePath, OneThreadPrimitivesApplySwishAfter) {

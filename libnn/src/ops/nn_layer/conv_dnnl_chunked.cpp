@@ -34,23 +34,25 @@ void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray
   auto* dst = static_cast<char*>(data_in_place_for_write(y, whole.dst_place, whole.dst_layout));
   const char* zs =
       whole.residual ? static_cast<const char*>(data_in_place(*z, whole.dst_place, whole.dst_layout)) : nullptr;
-  const size_t src_bytes = src_md.get_size(), dst_bytes = dst_md.get_size();  // one chunk's
   const memory bias = b ? memory(whole.bias_md, eng, const_cast<float*>(b->get<float>())) : memory();
   FirstException failure;  // none may leave the parallel loop
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (int64_t i = 0; i < chunks; ++i) {
+  for (size_t i = 0; i < parts.size(); ++i) {
     const int t = omp_get_thread_num();
-    char* d = dst + size_t(i) * dst_bytes;
-    if (zs) std::memcpy(d, zs + size_t(i) * dst_bytes, dst_bytes);
+    const Part& part = parts[i];
+    const Kernel& k = kernels[part.kernel];
+    char* d = dst + part.dst_offset;
+    const size_t dst_bytes = k.dst_md.get_size();
+    if (zs) std::memcpy(d, zs + part.dst_offset, dst_bytes);
     std::unordered_map<int, memory> args{
-        {DNNL_ARG_SRC, memory(src_md, eng, const_cast<char*>(src) + size_t(i) * src_bytes)},
+        {DNNL_ARG_SRC, memory(k.src_md, eng, const_cast<char*>(src) + part.src_offset)},
         {DNNL_ARG_WEIGHTS, wei},
-        {DNNL_ARG_DST, memory(dst_md, eng, d)}};
+        {DNNL_ARG_DST, memory(k.dst_md, eng, d)}};
     if (b) args.emplace(DNNL_ARG_BIAS, bias);
-    if (const size_t bytes = scratchpad_md.get_size())
-      args.emplace(DNNL_ARG_SCRATCHPAD, memory(scratchpad_md, eng, thread_scratchpad(bytes)));
+    if (const size_t bytes = k.scratchpad_md.get_size())
+      args.emplace(DNNL_ARG_SCRATCHPAD, memory(k.scratchpad_md, eng, thread_scratchpad(bytes)));
     failure.run([&] {
-      fwd.execute(streams[size_t(t)], args);
+      k.fwd.execute(streams[size_t(t)], args);
       streams[size_t(t)].wait();
       if (activation_after)
         apply_activation_after(reinterpret_cast<float*>(d), int64_t(dst_bytes / sizeof(float)));
@@ -59,34 +61,90 @@ void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray
   failure.rethrow();
 }
 
-std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const ConvGeometry& g, int64_t out_channels,
-                                               int64_t group, int64_t batch, const ConvEpilogue& e, int threads) {
-  if (whole.src_place == Place::kReordered || whole.dst_place == Place::kReordered) return nullptr;
-  int64_t chunk = std::max<int64_t>(1, batch / (4 * threads));  // about 4 chunks per thread
-  while (batch % chunk) --chunk;
-  if (batch / chunk < 2 * threads) return nullptr;
-  DnnlConvDims dims;
-  if (!dnnl_conv_dims(g, out_channels, group, chunk, dims)) return nullptr;
-  const memory::dims &src = dims.src, &dst = dims.dst, &wei = dims.wei;
+namespace {
+
+// The one-thread kernel of `dims` over the whole's layouts, or false when its weights layout differs from the
+// whole primitive's (whose reordered weights every part reads).
+bool add_kernel(ChunkedPrimitive& c, const Primitive& whole, const DnnlConvDims& dims, const ConvEpilogue& e) {
   auto desc_of = [](Place place, const ArrayKey& layout, const memory::dims& d) {
     return place == Place::kPlain ? dnnl_plain_desc(d) : dnnl_layout_desc(layout.device, d);
   };
+  ChunkedPrimitive::Kernel k;
+  k.src_md = desc_of(whole.src_place, whole.src_layout, dims.src);
+  k.dst_md = desc_of(whole.dst_place, whole.dst_layout, dims.dst);
+  const auto pd = inference_conv_desc(k.src_md, memory::desc(dims.wei, kF32, Tag::any), whole.bias_md, k.dst_md,
+                                      dims, e, /*threads=*/1, /*user_scratchpad=*/true);
+  if (pd.weights_desc() != whole.wei_md) return false;
+  k.fwd = dnnl::convolution_forward(pd);
+  k.scratchpad_md = pd.scratchpad_desc();
+  c.kernels.push_back(std::move(k));
+  return true;
+}
+
+// About 4 chunks of the batch per thread, each of `chunk` images.
+bool split_batch(ChunkedPrimitive& c, const Primitive& whole, const DnnlConvDims& whole_dims, int64_t batch,
+                 const ConvEpilogue& e) {
+  int64_t chunk = std::max<int64_t>(1, batch / (4 * c.threads));
+  while (batch % chunk) --chunk;
+  const int64_t chunks = batch / chunk;
+  if (chunks < 2 * c.threads) return false;
+  DnnlConvDims dims = whole_dims;
+  dims.src[0] = dims.dst[0] = chunk;
+  if (!add_kernel(c, whole, dims, e)) return false;
+  const auto& k = c.kernels.back();
+  if (k.src_md.get_size() * size_t(chunks) != whole.src_md.get_size() ||
+      k.dst_md.get_size() * size_t(chunks) != whole.dst_md.get_size())
+    return false;
+  for (int64_t i = 0; i < chunks; ++i)
+    c.parts.push_back({0, size_t(i) * k.src_md.get_size(), size_t(i) * k.dst_md.get_size()});
+  return true;
+}
+
+// One band of output rows per thread, for one channels-last image of two spatial axes: each band reads the
+// input rows its windows cover, with the whole's padding at the image's top and bottom only. Measured on
+// EfficientNet's swish layers, two threads: 1x1 16 -> 96 channels over 112x112 0.218 -> 0.188 ms, depthwise
+// 144 channels over 56x56 0.110 -> 0.095 (the post-op's swish across the team's output against swish_array
+// over each band). Without an activation after, bands ran no faster than the team primitive, and more bands
+// per thread slower.
+bool split_rows(ChunkedPrimitive& c, const Primitive& whole, const DnnlConvDims& whole_dims, int64_t batch,
+                const ConvEpilogue& e) {
+  const auto& d = whole_dims;
+  const bool channels_last = whole.src_place == Place::kLayout && whole.src_layout.device == kChannelsLastLayout &&
+                             whole.dst_place == Place::kLayout && whole.dst_layout.device == kChannelsLastLayout;
+  const int64_t out_rows = d.dst.size() == 4 ? d.dst[2] : 0;
+  if (batch != 1 || !channels_last || !c.activation_after || out_rows < 2 * c.threads) return false;
+  const int64_t in_rows = d.src[2], extent = (d.wei[d.wei.size() - 2] - 1) * (d.dilates[0] + 1) + 1;
+  const size_t src_row_bytes = size_t(d.src[1] * d.src[3]) * sizeof(float);
+  const size_t dst_row_bytes = size_t(d.dst[1] * d.dst[3]) * sizeof(float);
+  for (int t = 0; t < c.threads; ++t) {
+    const int64_t o0 = out_rows * t / c.threads, o1 = out_rows * (t + 1) / c.threads;
+    const int64_t first = o0 * d.strides[0] - d.pad_l[0];  // the band's first window row (may be padding)
+    const int64_t end = (o1 - 1) * d.strides[0] - d.pad_l[0] + extent;
+    const int64_t r0 = std::max<int64_t>(first, 0), r1 = std::min(end, in_rows);
+    DnnlConvDims band = d;
+    band.src[2] = r1 - r0;
+    band.dst[2] = o1 - o0;
+    band.pad_l[0] = r0 - first;
+    band.pad_r[0] = end - r1;
+    if (!add_kernel(c, whole, band, e)) return false;
+    c.parts.push_back({c.kernels.size() - 1, size_t(r0) * src_row_bytes, size_t(o0) * dst_row_bytes});
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const ConvGeometry& g, int64_t out_channels,
+                                               int64_t group, int64_t batch, const ConvEpilogue& e, int threads) {
+  if (whole.src_place == Place::kReordered || whole.dst_place == Place::kReordered) return nullptr;
+  DnnlConvDims dims;
+  if (!dnnl_conv_dims(g, out_channels, group, batch, dims)) return nullptr;
   ThreadScope scope(1);
   try {
     auto c = std::make_unique<ChunkedPrimitive>();
     c->threads = threads;
-    c->chunks = batch / chunk;
     c->activation_after = activation_after(e, 1);
-    c->src_md = desc_of(whole.src_place, whole.src_layout, src);
-    c->dst_md = desc_of(whole.dst_place, whole.dst_layout, dst);
-    if (c->src_md.get_size() * size_t(c->chunks) != whole.src_md.get_size() ||
-        c->dst_md.get_size() * size_t(c->chunks) != whole.dst_md.get_size())
-      return nullptr;
-    const auto pd = inference_conv_desc(c->src_md, memory::desc(wei, kF32, Tag::any), whole.bias_md, c->dst_md,
-                                        dims, e, /*threads=*/1, /*user_scratchpad=*/true);
-    if (pd.weights_desc() != whole.wei_md) return nullptr;  // the whole primitive's weights are shared
-    c->fwd = dnnl::convolution_forward(pd);
-    c->scratchpad_md = pd.scratchpad_desc();
+    if (!split_batch(*c, whole, dims, batch, e) && !split_rows(*c, whole, dims, batch, e)) return nullptr;
     for (int t = 0; t < threads; ++t) c->streams.emplace_back(c->eng);
     return c;
   } catch (const dnnl::error&) {

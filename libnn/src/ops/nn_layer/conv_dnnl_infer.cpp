@@ -1,5 +1,6 @@
 // InferenceConv (conv_infer.hpp): a convolution's oneDNN primitives for one thread and for the whole team
-// (chunked over the batch when it splits), and the process-wide choice between them.
+// (chunked over the batch, or a swish layer's rows at batch 1, when they split), and the process-wide choice
+// between them.
 #include <omp.h>
 
 #include <algorithm>
@@ -103,7 +104,7 @@ class TeamMode {
 class InferenceConv {
  public:
   std::vector<std::unique_ptr<Primitive>> variants;
-  std::unique_ptr<ChunkedPrimitive> chunked;  // the team's way when the batch splits (replaces the team's)
+  std::unique_ptr<ChunkedPrimitive> chunked;  // the team's way when the work splits (replaces the team's)
   double flops = 0;
 
   void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
@@ -134,8 +135,9 @@ std::shared_ptr<InferenceConv> make_inference_conv(const ConvGeometry& g, int64_
   for (int threads : teams)
     if (auto p = make_primitive(g, out_channels, group, batch, e, threads)) conv->variants.push_back(std::move(p));
   if (conv->variants.empty()) return nullptr;
-  // The team runs chunks of the batch where it splits (NN_CONV_CHUNKS=0 keeps the team primitive, to compare):
-  // quiet, small ResNet b32 11.8 -> 10.9 ms and resnet18 b32 243 -> 234; busy, 39.8 -> 32 and 928 -> 820.
+  // The team runs parts of the output where the work splits (NN_CONV_CHUNKS=0 keeps the team primitive, to
+  // compare). Chunks of the batch: quiet, small ResNet b32 11.8 -> 10.9 ms and resnet18 b32 243 -> 234; busy,
+  // 39.8 -> 32 and 928 -> 820. Bands of rows of a swish layer at batch 1: see make_chunked.
   static const bool chunks_on = env_switch_on("NN_CONV_CHUNKS");
   if (chunks_on && conv->variants.size() > 1)
     conv->chunked = make_chunked(*conv->variants.back(), g, out_channels, group, batch, e, team);

@@ -79,27 +79,36 @@ class Primitive {
 std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_channels, int64_t group,
                                           int64_t batch, const ConvEpilogue& e, int threads);
 
-// The convolution of a whole-batch primitive run as one-thread primitives over chunks of the batch, which the
-// team's threads take in turn (dynamic schedule): a thread the scheduler has not run delays only the chunk it
-// holds, where a team primitive's static split waits for it at every barrier. Each chunk's operands are the
-// whole arrays' (batch-outermost layouts) at the chunk's offset.
+// The convolution of a team primitive run as one-thread primitives over parts of the output, which the team's
+// threads take in turn (dynamic schedule): chunks of the batch, or at batch 1 bands of output rows when the
+// activation runs after the primitive (each thread then applies it to the band it just wrote, in its own cache).
+// A thread the scheduler has not run delays only the part it holds, where a team primitive's static split waits
+// for it at every barrier. Each part's operands are the whole arrays' at the part's offset.
 class ChunkedPrimitive {
  public:
+  struct Kernel {  // a one-thread primitive for one shape of part
+    dnnl::convolution_forward fwd;
+    dnnl::memory::desc src_md, dst_md;
+    dnnl::memory::desc scratchpad_md;  // user-managed (parts run concurrently): each thread's own buffer
+  };
+  struct Part {
+    size_t kernel = 0;
+    size_t src_offset = 0, dst_offset = 0;  // bytes into the whole operands
+  };
   dnnl::engine eng = dnnl_cpu_engine();
-  dnnl::convolution_forward fwd;
-  dnnl::memory::desc src_md, dst_md;  // one chunk's
-  int64_t chunks = 0;
+  std::vector<Kernel> kernels;
+  std::vector<Part> parts;
   int threads = 1;
   bool activation_after = false;
   std::vector<dnnl::stream> streams;  // one per thread
-  dnnl::memory::desc scratchpad_md;   // user-managed (chunks run concurrently): each thread's own buffer
 
-  // y = the convolution of `whole` (whose weights, places and layouts these chunks share), chunk by chunk.
+  // y = the convolution of `whole` (whose weights, places and layouts these parts share), part by part.
   void forward(Primitive& whole, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y);
 };
 
 // A chunked twin of `whole` (a team primitive over `batch`) for `threads` threads, or null when its operands
-// need reorders, the batch does not split, or oneDNN has no one-thread kernel with the same layouts.
+// need reorders, neither the batch nor (at batch 1) the rows split, or oneDNN has no one-thread kernel with
+// the same layouts.
 std::unique_ptr<ChunkedPrimitive> make_chunked(const Primitive& whole, const ConvGeometry& g, int64_t out_channels,
                                                int64_t group, int64_t batch, const ConvEpilogue& e, int threads);
 
