@@ -9,6 +9,7 @@
 #include "nn/graph/functions.hpp"
 #include "nn/graph/variable.hpp"
 #include "nn/ops/op_registry.hpp"
+#include "ops/detail/thread_scope.hpp"
 
 namespace nn::ops {
 
@@ -49,7 +50,7 @@ inline int parallel_range_count(int64_t work) {
 template <class Range>
 inline void parallel_ranges(int64_t n, int64_t work, Range&& range) {
   if (parallel_range_count(work) == 1 || n < 2) {
-    range(int64_t(0), n, 0);
+    run_keeping_team_awake([&] { range(int64_t(0), n, 0); });
     return;
   }
 #pragma omp parallel

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ops/detail/run_queue.hpp"
+#include "ops/detail/thread_scope.hpp"
 #include "ops/nn_layer/conv_dnnl_primitive.hpp"
 
 namespace nn::ops {
@@ -56,6 +57,13 @@ class TeamMode {
       trying_ = false;
       tries_apart_ = team_ == team_faster ? kMinApart : std::min(2 * tries_apart_, kMaxApart);
     }
+    choose(team_faster, was_quiet);
+    team_awake_wanted().store(team_ && quiet_, std::memory_order_relaxed);  // see run_keeping_team_awake
+  }
+
+ private:
+  // The mode of the next window.
+  void choose(bool team_faster, bool was_quiet) {
     if (quiet_ && team_faster && score_[0] != 0) {  // one thread lost already, and nothing competes now
       team_ = true;
       since_try_ = 0;
@@ -71,7 +79,6 @@ class TeamMode {
     }
   }
 
- private:
   static constexpr int kWindow = 128, kMinWindow = 16;  // convolution calls per timed window
   static constexpr double kWindowMs = 400;              // a window of this many ms ends after kMinWindow
   static constexpr int kMinApart = 8, kMaxApart = 64;   // windows between tries of the slower mode
@@ -109,7 +116,7 @@ class InferenceConv {
 
   void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
     if (variants.size() == 1) {  // one thread only (small work, or inside a parallel region)
-      variants.front()->forward(x, w, b, z, y);
+      run_keeping_team_awake([&] { variants.front()->forward(x, w, b, z, y); });
       return;
     }
     TeamMode& mode = TeamMode::instance();
