@@ -286,6 +286,9 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
   auto x3 = v({3, 8, 36, 36}), wc = v({76, 8, 3, 3});
   auto a = nn::call1("Convolution", {x, wa}, same, nn::cpu_context());
   auto c = nn::call1("Convolution", {x3, wc}, same, nn::cpu_context());
+  // d: the same channels over one larger image, whose pooling splits among threads by pixels
+  auto x1 = v({1, 8, 60, 60});
+  auto d = nn::call1("Convolution", {x1, wc}, same, nn::cpu_context());
   auto b = nn::call1("Convolution", {x, wb}, {}, nn::cpu_context());
   std::vector<nn::VariablePtr> outs{
       nn::call1("MaxPooling", {a},
@@ -296,6 +299,7 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
       nn::call1("MaxPooling", {b}, {{"kernel", std::vector<int64_t>{2, 2}}}),
       nn::call1("GlobalAveragePooling", {a}),
       nn::call1("GlobalAveragePooling", {c}),
+      nn::call1("GlobalAveragePooling", {d}),
       nn::call1("Concatenate", {a, b}, {{"axis", int64_t(1)}}),
       nn::call1("Mul2", {b, nn::call1("GlobalAveragePooling", {b})}),
       nn::call1("Add2", {b, b}),
@@ -311,6 +315,7 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
                          "MaxPooling 2x2",
                          "GlobalAveragePooling",
                          "GlobalAveragePooling 76 channels",
+                         "GlobalAveragePooling one image",
                          "Concatenate",
                          "Mul2",
                          "Add2"};

@@ -1,6 +1,7 @@
 // GlobalAveragePooling: (N, C, ...) -> (N, C, 1, 1), the mean over all axes after the channel axis.
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
@@ -56,13 +57,29 @@ class GlobalAveragePooling : public Function {
 
  private:
   // A channels-last input (a convolution's output, gradients off): sums over the pixels, a block of channels at a
-  // time in registers; the channels split among threads when the map is large.
+  // time in registers. A large single image splits among threads by pixels, each summing the rows a convolution's
+  // bands of rows (conv_dnnl_chunked.cpp) left in its own cache, into its own partial sums; batches split by
+  // channels. Splitting EfficientNet b1's first map by channels read half of it from the other core's cache
+  // (13 us on one thread, 19 on two).
   void forward_channels_last(const Variables& in, const Variables& out) {
     const Shape& xs = in[0]->shape();
     const int64_t n = xs[0], c = xs[1];
     const float* x = static_cast<const float*>(in[0]->data()->get_raw(channels_last_key()));
     float* y = out_data(out[0]);
     const float inv = area_ > 0 ? 1.f / float(area_) : 0.f;
+    const int parts = parallel_range_count(maps_ * area_);
+    if (n == 1 && parts > 1 && area_ >= parts) {
+      std::vector<float> partial(size_t(parts * c));
+      parallel_ranges(area_, maps_ * area_, [&](int64_t begin, int64_t end, int t) {
+        sum_channels(x + begin * c, end - begin, c, 0, c, partial.data() + t * c);
+      });
+      for (int64_t k = 0; k < c; ++k) {
+        float sum = 0.f;
+        for (int t = 0; t < parts; ++t) sum += partial[size_t(t * c + k)];
+        y[k] = sum * inv;
+      }
+      return;
+    }
     const int64_t vectors = (c + 7) / 8;  // channels split among threads in whole vectors
     parallel_ranges(n * vectors, maps_ * area_, [&](int64_t begin, int64_t end, int) {
       for (int64_t b = begin / vectors; b < n && b * vectors < end; ++b) {
