@@ -116,9 +116,9 @@ class MaxPooling : public Function {
         const float* xp = x + ((n * h + lo0) * w + lo1) * c;
         const int64_t rows = hi0 - lo0, cols = hi1 - lo1;
         if (rows == 3 && cols == 3)  // the common whole windows, with their loops unrolled
-          max_window_fixed<3, 3>(xp, w * c, c, yp);
+          max_window_channels<3, 3>(xp, w * c, c, rows, cols, yp);
         else if (rows == 2 && cols == 2)
-          max_window_fixed<2, 2>(xp, w * c, c, yp);
+          max_window_channels<2, 2>(xp, w * c, c, rows, cols, yp);
         else
           max_window_channels(xp, w * c, c, rows, cols, yp);
       }
@@ -135,10 +135,14 @@ class MaxPooling : public Function {
 
   // The channel-wise maximum over a rows x cols window of channels-last pixels (x: its first pixel), eight
   // channels at a time held in a vector register, so each output is stored once (GCC's vector extension:
-  // the plain loop over 16 channels came out as 16 scalar maxima).
+  // the plain loop over 16 channels came out as 16 scalar maxima). kRows x kCols > 0 fixes the window at
+  // compile time, unrolling its loops (squeezenet's 3x3 poolings of 64 channels over 111x111, one thread: the
+  // three 0.130 -> 0.094 ms).
+  template <int kRows = 0, int kCols = 0>
   static void max_window_channels(const float* x, int64_t row_stride, int64_t c, int64_t rows, int64_t cols,
                                   float* __restrict y) {
     typedef float Vec8 __attribute__((vector_size(32)));
+    if (kRows > 0) rows = kRows, cols = kCols;
     int64_t k = 0;
     for (; k + 8 <= c; k += 8) {
       Vec8 best;
@@ -155,34 +159,6 @@ class MaxPooling : public Function {
       float best = x[k];
       for (int64_t a = 0; a < rows; ++a)
         for (int64_t b = 0; b < cols; ++b) {
-          const float v = x[a * row_stride + b * c + k];
-          best = v > best ? v : best;
-        }
-      y[k] = best;
-    }
-  }
-
-  // max_window_channels for a whole R x C window, its loops unrolled (squeezenet's 3x3 poolings of 64 channels
-  // over 111x111: one thread, the three 0.130 -> 0.094 ms).
-  template <int R, int C>
-  static void max_window_fixed(const float* x, int64_t row_stride, int64_t c, float* __restrict y) {
-    typedef float Vec8 __attribute__((vector_size(32)));
-    int64_t k = 0;
-    for (; k + 8 <= c; k += 8) {
-      Vec8 best;
-      std::memcpy(&best, x + k, sizeof(best));
-      for (int a = 0; a < R; ++a)
-        for (int b = 0; b < C; ++b) {
-          Vec8 v;
-          std::memcpy(&v, x + a * row_stride + b * c + k, sizeof(v));
-          best = v > best ? v : best;
-        }
-      std::memcpy(y + k, &best, sizeof(best));
-    }
-    for (; k < c; ++k) {
-      float best = x[k];
-      for (int a = 0; a < R; ++a)
-        for (int b = 0; b < C; ++b) {
           const float v = x[a * row_stride + b * c + k];
           best = v > best ? v : best;
         }
