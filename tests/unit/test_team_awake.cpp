@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "nn/graph/grad_mode.hpp"
@@ -17,42 +18,31 @@ struct FlagScope {  // sets the flag for one test, as TeamMode would on a quiet 
   bool saved;
 };
 
-// How many times the work ran, and whether inside a region.
-struct Runs {
+// Runs counting work once, with the flag set or not and gradients on or off, and checks that it ran once,
+// inside a team region or not.
+void expect_one_run(bool flag_on, bool grad_on, bool in_region) {
+  FlagScope flag(flag_on);
+  std::optional<nn::NoGradScope> no_grad;
+  if (!grad_on) no_grad.emplace();
   int count = 0;
-  bool in_region = false;
-};
-Runs run_once() {
-  Runs r;
+  bool region = false;
   nn::ops::run_keeping_team_awake([&] {
-    ++r.count;
-    r.in_region = omp_in_parallel();
+    ++count;
+    region = omp_in_parallel();
     EXPECT_EQ(omp_get_thread_num(), 0);
   });
-  return r;
+  EXPECT_EQ(count, 1);
+  EXPECT_EQ(region, in_region) << "flag " << flag_on << ", gradients " << grad_on;
 }
 
 TEST(TeamAwake, InferenceOnAQuietTeamRunsTheWorkOnceInARegion) {
   if (omp_get_max_threads() < 2) GTEST_SKIP() << "one OpenMP thread";
-  FlagScope flag(true);
-  nn::NoGradScope no_grad;
-  const Runs r = run_once();
-  EXPECT_EQ(r.count, 1);
-  EXPECT_TRUE(r.in_region);
+  expect_one_run(/*flag_on=*/true, /*grad_on=*/false, /*in_region=*/true);
 }
 
 TEST(TeamAwake, OtherwiseTheWorkRunsPlainly) {
-  {
-    FlagScope flag(false);
-    nn::NoGradScope no_grad;
-    const Runs r = run_once();
-    EXPECT_EQ(r.count, 1);
-    EXPECT_FALSE(r.in_region);
-  }
-  FlagScope flag(true);  // gradients on: training keeps its small work outside regions
-  const Runs r = run_once();
-  EXPECT_EQ(r.count, 1);
-  EXPECT_FALSE(r.in_region);
+  expect_one_run(/*flag_on=*/false, /*grad_on=*/false, /*in_region=*/false);
+  expect_one_run(/*flag_on=*/true, /*grad_on=*/true, /*in_region=*/false);  // training's small work
 }
 
 TEST(TeamAwake, AnExceptionReachesTheCaller) {
