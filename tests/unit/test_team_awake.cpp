@@ -1,6 +1,6 @@
 // run_keeping_team_awake (libnn/src/ops/detail/thread_scope.hpp): the work runs once, on the calling thread's
 // data, inside a team region only in an inference pass while the flag is set, and its exception reaches the
-// caller.
+// caller; the flag also lowers the size from which parallel_ranges splits.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "nn/graph/grad_mode.hpp"
+#include "ops/detail/op_common.hpp"
 #include "ops/detail/thread_scope.hpp"
 
 namespace {
@@ -43,6 +44,24 @@ TEST(TeamAwake, InferenceOnAQuietTeamRunsTheWorkOnceInARegion) {
 TEST(TeamAwake, OtherwiseTheWorkRunsPlainly) {
   expect_one_run(/*flag_on=*/false, /*grad_on=*/false, /*in_region=*/false);
   expect_one_run(/*flag_on=*/true, /*grad_on=*/true, /*in_region=*/false);  // training's small work
+}
+
+// With the flag set, inference splits work from kQuietParallelThreshold elements; otherwise from
+// kParallelThreshold.
+TEST(TeamAwake, QuietInferenceSplitsSmallerWork) {
+  const int threads = omp_get_max_threads();
+  const int64_t work = nn::ops::kQuietParallelThreshold;
+  ASSERT_LT(work, nn::ops::kParallelThreshold);
+  {
+    FlagScope flag(true);
+    nn::NoGradScope no_grad;
+    EXPECT_EQ(nn::ops::parallel_range_count(work), threads);
+    EXPECT_EQ(nn::ops::parallel_range_count(work - 1), 1);
+  }
+  FlagScope flag(false);
+  nn::NoGradScope no_grad;
+  EXPECT_EQ(nn::ops::parallel_range_count(work), 1);
+  EXPECT_EQ(nn::ops::parallel_range_count(nn::ops::kParallelThreshold), threads);
 }
 
 TEST(TeamAwake, AnExceptionReachesTheCaller) {

@@ -123,7 +123,7 @@ class MaxPooling : public Function {
           max_window_channels(xp, w * c, c, rows, cols, yp);
       }
     };
-    if (rows > 1 && p.maps * p.in_size >= kParallelThreshold) {
+    if (rows > 1 && parallel_range_count(p.maps * p.in_size) > 1) {
 #pragma omp parallel for schedule(static)
       for (int64_t r = 0; r < rows; ++r) row(r);
     } else {
