@@ -5,8 +5,6 @@
 
 #include <immintrin.h>
 
-#include <algorithm>
-
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
@@ -43,14 +41,10 @@ void interleave_range(const float* a, const float* b, const float* c, float* y, 
 }  // namespace
 
 void interleave_three_planes(const float* x, float* y, int64_t images, int64_t pixels) {
-  const int64_t blocks = (pixels + 7) / 8;  // threads split each image in whole vectors
-  parallel_ranges(images * blocks, 3 * images * pixels, [&](int64_t begin, int64_t end, int) {
-    for (int64_t i = begin / blocks; i < images && i * blocks < end; ++i) {
-      const int64_t p0 = std::max(begin - i * blocks, int64_t(0)) * 8;
-      const int64_t p1 = std::min((end - i * blocks) * 8, pixels);
-      const float* plane = x + i * 3 * pixels;
-      interleave_range(plane, plane + pixels, plane + 2 * pixels, y + i * 3 * pixels, p0, p1);
-    }
+  // threads split each image in whole vectors
+  parallel_image_pieces(images, pixels, 8, 3 * images * pixels, [&](int64_t i, int64_t p0, int64_t p1) {
+    const float* plane = x + i * 3 * pixels;
+    interleave_range(plane, plane + pixels, plane + 2 * pixels, y + i * 3 * pixels, p0, p1);
   });
 }
 

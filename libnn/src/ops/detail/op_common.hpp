@@ -2,6 +2,7 @@
 #pragma once
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -52,8 +53,7 @@ constexpr int64_t kQuietParallelThreshold = 1 << 15;
 // kQuietParallelThreshold).
 // Thread indices stay below parallel_range_count(work).
 inline int parallel_range_count(int64_t work) {
-  const bool quiet_team = team_awake_wanted().load(std::memory_order_relaxed) && !grad_enabled();
-  return work < (quiet_team ? kQuietParallelThreshold : kParallelThreshold) || omp_in_parallel()
+  return work < (quiet_team_inference() ? kQuietParallelThreshold : kParallelThreshold) || omp_in_parallel()
              ? 1
              : omp_get_max_threads();
 }
@@ -72,6 +72,18 @@ inline void parallel_ranges(int64_t n, int64_t work, Range&& range) {
 template <class Range>
 inline void parallel_ranges(int64_t n, Range&& range) {
   parallel_ranges(n, n, std::forward<Range>(range));
+}
+
+// Splits `images` images of `items` items each among threads in whole steps of `step` items (parallel_ranges over
+// the steps, `work` elements touched) and calls piece(image, begin, end) for items [begin, end) of one image.
+template <class Piece>
+inline void parallel_image_pieces(int64_t images, int64_t items, int64_t step, int64_t work, Piece&& piece) {
+  const int64_t steps = (items + step - 1) / step;
+  if (steps == 0) return;
+  parallel_ranges(images * steps, work, [&](int64_t begin, int64_t end, int) {
+    for (int64_t i = begin / steps; i < images && i * steps < end; ++i)
+      piece(i, std::max(begin - i * steps, int64_t(0)) * step, std::min((end - i * steps) * step, items));
+  });
 }
 
 // dst[i] += src[i] over n floats (threaded above kParallelThreshold).

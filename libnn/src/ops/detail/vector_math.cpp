@@ -26,7 +26,8 @@ __attribute__((target("avx512f"))) inline __m512 exp16(__m512 x) {
   return _mm512_scalef_ps(p, n);
 }
 
-// 1 / (1 + exp(-x)), x clamped to [-100, 100] where the result is 0 or 1 in float (NaN comes out as 0).
+// 1 / (1 + exp(-x)), x clamped to [-100, 100] (beyond, the result is 1 in float or below 4e-44; NaN comes out
+// as 0).
 __attribute__((target("avx512f"))) inline __m512 sigmoid16(__m512 x) {
   const __m512 clamped = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-100.f)), _mm512_set1_ps(100.f));
   const __m512 one = _mm512_set1_ps(1.f);

@@ -80,15 +80,11 @@ class GlobalAveragePooling : public Function {
       }
       return;
     }
-    const int64_t vectors = (c + 7) / 8;  // channels split among threads in whole vectors
-    parallel_ranges(n * vectors, maps_ * area_, [&](int64_t begin, int64_t end, int) {
-      for (int64_t b = begin / vectors; b < n && b * vectors < end; ++b) {
-        const int64_t k0 = std::max(begin - b * vectors, int64_t(0)) * 8;
-        const int64_t k1 = std::min((end - b * vectors) * 8, c);
-        float* yb = y + b * c;
-        sum_channels(x + b * area_ * c, area_, c, k0, k1, yb);
-        for (int64_t k = k0; k < k1; ++k) yb[k] *= inv;
-      }
+    // channels split among threads in whole vectors
+    parallel_image_pieces(n, c, 8, maps_ * area_, [&](int64_t b, int64_t k0, int64_t k1) {
+      float* yb = y + b * c;
+      sum_channels(x + b * area_ * c, area_, c, k0, k1, yb);
+      for (int64_t k = k0; k < k1; ++k) yb[k] *= inv;
     });
   }
 
