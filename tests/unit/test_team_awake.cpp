@@ -1,9 +1,10 @@
 // run_keeping_team_awake (libnn/src/ops/detail/thread_scope.hpp): the work runs once, on the calling thread's
 // data, inside a team region only in an inference pass while the flag is set, and its exception reaches the
-// caller; the flag also lowers the size from which parallel_ranges splits.
+// caller; the flag also lowers the sizes from which parallel_ranges and threads_for_flops split.
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 
@@ -62,6 +63,24 @@ TEST(TeamAwake, QuietInferenceSplitsSmallerWork) {
   nn::NoGradScope no_grad;
   EXPECT_EQ(nn::ops::parallel_range_count(work), 1);
   EXPECT_EQ(nn::ops::parallel_range_count(nn::ops::kParallelThreshold), threads);
+}
+
+// Likewise GEMMs and convolutions on threads_for_flops: from kQuietParallelMinFlops with the flag, from
+// kParallelMinFlops otherwise (and with gradients on).
+TEST(TeamAwake, QuietInferenceSplitsSmallerProducts) {
+  const int threads = omp_get_max_threads();
+  const double flops = 2 * nn::ops::kQuietParallelMinFlops;
+  ASSERT_LT(flops, nn::ops::kParallelMinFlops);
+  {
+    FlagScope flag(true);
+    nn::NoGradScope no_grad;
+    EXPECT_EQ(nn::ops::threads_for_flops(flops), std::min(threads, 2));
+    EXPECT_EQ(nn::ops::threads_for_flops(nn::ops::kQuietParallelMinFlops / 2), 1);
+  }
+  FlagScope flag(true);  // gradients on: training keeps the larger size
+  EXPECT_EQ(nn::ops::threads_for_flops(flops), 1);
+  EXPECT_EQ(nn::ops::threads_for_flops(nn::ops::kParallelMinFlops), 1);
+  EXPECT_EQ(nn::ops::threads_for_flops(2 * nn::ops::kParallelMinFlops), std::min(threads, 2));
 }
 
 TEST(TeamAwake, AnExceptionReachesTheCaller) {

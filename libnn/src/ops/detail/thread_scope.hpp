@@ -15,18 +15,29 @@ namespace nn::ops {
 // core's work, several times the cost of waking a sleeping OpenMP worker on a loaded core.
 constexpr double kParallelMinFlops = 8e6;
 
-// Threads for `flops` of work: 1 below kParallelMinFlops (or inside a parallel region), then one more
-// thread per kParallelMinFlops up to the OpenMP team size.
-inline int threads_for_flops(double flops) {
-  if (omp_in_parallel() || flops < kParallelMinFlops) return 1;
-  const int max_threads = omp_get_max_threads();
-  return int(std::min<double>(max_threads, flops / kParallelMinFlops));
-}
-
 // Set while inference convolutions run their team on a quiet machine (TeamMode, conv_dnnl_infer.cpp).
 inline std::atomic<bool>& team_awake_wanted() {
   static std::atomic<bool> wanted{false};
   return wanted;
+}
+
+// Whether this thread runs an inference pass (gradients off) while the convolutions' team runs on a quiet machine.
+inline bool quiet_team_inference() {
+  return team_awake_wanted().load(std::memory_order_relaxed) && !grad_enabled();
+}
+
+// kParallelMinFlops while inference runs on a quiet machine's spinning team (quiet_team_inference), where a
+// split costs no wake-up. EfficientNet's 1280 -> 1000 classifier at batch 1 (2.6 MFLOP, its 5 MB of weights read
+// from memory) took 0.16 ms on one thread and 0.10 ms on two.
+constexpr double kQuietParallelMinFlops = 1e6;
+
+// Threads for `flops` of work: 1 below kParallelMinFlops (kQuietParallelMinFlops in quiet team inference) or
+// inside a parallel region, then one more thread per that many flops up to the OpenMP team size.
+inline int threads_for_flops(double flops) {
+  const double min_flops = quiet_team_inference() ? kQuietParallelMinFlops : kParallelMinFlops;
+  if (omp_in_parallel() || flops < min_flops) return 1;
+  const int max_threads = omp_get_max_threads();
+  return int(std::min<double>(max_threads, flops / min_flops));
 }
 
 // Runs `work`, which stays on the calling thread, inside a team region whose other threads only wait at its
@@ -35,11 +46,6 @@ inline std::atomic<bool>& team_awake_wanted() {
 // EfficientNet's squeeze-excite blocks (a pooling, two small convolutions, a product: 20-40 us on one thread)
 // let the worker fall asleep about 12 times per inference. With this, 243 of 23.7k regions followed a gap of
 // 20-60 us instead of 3,073 of 13.0k.
-// Whether this thread runs an inference pass (gradients off) while the convolutions' team runs on a quiet machine.
-inline bool quiet_team_inference() {
-  return team_awake_wanted().load(std::memory_order_relaxed) && !grad_enabled();
-}
-
 template <class Work>
 inline void run_keeping_team_awake(Work&& work) {
   if (!quiet_team_inference() || omp_in_parallel() || omp_get_max_threads() < 2) {
