@@ -31,18 +31,7 @@ struct Chain {
   std::string z, nonlinearity;
   std::vector<double> args;
 };
-constexpr size_t npos = size_t(-1);
-
-// The only function reading `var` (npos when none, several, or var is an interface variable).
-size_t sole_consumer(const ir::Network& n, const std::string& var, const std::map<std::string, int>& uses,
-                     const std::set<std::string>& interface) {
-  auto it = uses.find(var);
-  if (it == uses.end() || it->second != 1 || interface.count(var)) return npos;
-  for (size_t j = 0; j < n.functions.size(); ++j)
-    for (const auto& in : n.functions[j].inputs)
-      if (in == var) return j;
-  return npos;
-}
+constexpr size_t npos = kNoFunction;
 
 bool same_known_shape(const ir::Network& n, const std::string& a, const std::string& b) {
   const ir::Variable* va = n.find_variable(a);

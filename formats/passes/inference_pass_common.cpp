@@ -48,4 +48,44 @@ void erase_variable(ir::Network& network, const std::string& name) {
     }
 }
 
+ir::Parameter* find_param(ir::Model& model, const std::string& name) {
+  for (auto& p : model.parameters)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+const ir::Parameter* find_param(const ir::Model& model, const std::string& name) {
+  return find_param(const_cast<ir::Model&>(model), name);
+}
+
+void put_parameter(ir::Model& model, ir::Network& network, const std::string& name, const Shape& shape,
+                   std::vector<float> data) {
+  if (ir::Parameter* p = find_param(model, name)) {
+    p->shape = shape;
+    p->data = std::move(data);
+  } else {
+    model.parameters.push_back(ir::Parameter{name, shape, std::move(data), false});
+  }
+  if (ir::Variable* v = network.find_variable(name)) {
+    v->type = "Parameter";
+    v->shape = shape;
+  } else {
+    ir::Variable added;
+    added.name = name;
+    added.type = "Parameter";
+    added.shape = shape;
+    network.variables.push_back(std::move(added));
+  }
+}
+
+size_t sole_consumer(const ir::Network& network, const std::string& var, const std::map<std::string, int>& uses,
+                     const std::set<std::string>& interface) {
+  auto it = uses.find(var);
+  if (it == uses.end() || it->second != 1 || interface.count(var)) return kNoFunction;
+  for (size_t j = 0; j < network.functions.size(); ++j)
+    for (const auto& in : network.functions[j].inputs)
+      if (in == var) return j;
+  return kNoFunction;
+}
+
 }  // namespace nn::formats::pass_common

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "nn/ir/model.hpp"
 
@@ -16,5 +17,17 @@ std::set<std::string> interface_variables(const ir::Model& model);
 std::map<std::string, int> consumer_counts(const ir::Network& network);
 // Removes a variable from the network's list (no-op when absent).
 void erase_variable(ir::Network& network, const std::string& name);
+// The model's parameter of that name, or null.
+ir::Parameter* find_param(ir::Model& model, const std::string& name);
+const ir::Parameter* find_param(const ir::Model& model, const std::string& name);
+// Adds (or replaces) a parameter and its network variable.
+void put_parameter(ir::Model& model, ir::Network& network, const std::string& name, const Shape& shape,
+                   std::vector<float> data);
+
+// "No function" for the index searches below.
+constexpr size_t kNoFunction = size_t(-1);
+// The only function reading `var` (kNoFunction when none, several, or var is an interface variable).
+size_t sole_consumer(const ir::Network& network, const std::string& var, const std::map<std::string, int>& uses,
+                     const std::set<std::string>& interface);
 
 }  // namespace nn::formats::pass_common

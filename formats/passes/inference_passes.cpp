@@ -12,33 +12,6 @@ namespace nn::formats {
 using namespace pass_common;
 namespace {
 
-ir::Parameter* find_param(ir::Model& model, const std::string& name) {
-  for (auto& p : model.parameters)
-    if (p.name == name) return &p;
-  return nullptr;
-}
-
-// Adds (or replaces) a parameter and its network variable.
-void put_parameter(ir::Model& model, ir::Network& network, const std::string& name, const Shape& shape,
-                   std::vector<float> data) {
-  if (ir::Parameter* p = find_param(model, name)) {
-    p->shape = shape;
-    p->data = std::move(data);
-  } else {
-    model.parameters.push_back(ir::Parameter{name, shape, std::move(data), false});
-  }
-  if (ir::Variable* v = network.find_variable(name)) {
-    v->type = "Parameter";
-    v->shape = shape;
-  } else {
-    ir::Variable added;
-    added.name = name;
-    added.type = "Parameter";
-    added.shape = shape;
-    network.variables.push_back(std::move(added));
-  }
-}
-
 // Folds function `bn_index` of `network` into the producer of its input; false when it does not apply.
 bool fold_one(ir::Model& model, ir::Network& network, size_t bn_index, const std::map<std::string, int>& uses,
               const std::set<std::string>& interface, std::string& what) {
@@ -232,6 +205,8 @@ std::vector<std::string> optimize_for_inference(ir::Model& model) {
   for (const auto& l : fuse_swish(model)) lines.push_back("fuse_swish: " + l);
   for (const auto& l : fuse_relu6(model)) lines.push_back("fuse_relu6: " + l);
   for (const auto& l : fuse_convolution_epilogues(model)) lines.push_back("fuse_convolution_epilogues: " + l);
+  for (const auto& l : split_concatenated_convolutions(model))
+    lines.push_back("split_concatenated_convolutions: " + l);
   return lines;
 }
 

@@ -190,9 +190,11 @@ void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray&
     }
     dst_mem = dst_tmp;
   } else {
+    // z is read first: when y took z's array (FusedConvolution::forward_in_place), z's data is then in the
+    // layout y is written in, and already where the sum reads it.
+    const void* held = residual ? data_in_place(*z, dst_place, dst_layout) : nullptr;
     dst_mem = memory(dst_md, eng, data_in_place_for_write(y, dst_place, dst_layout));
-    if (residual)
-      std::memcpy(dst_mem.get_data_handle(), data_in_place(*z, dst_place, dst_layout), dst_md.get_size());
+    if (held && held != dst_mem.get_data_handle()) std::memcpy(dst_mem.get_data_handle(), held, dst_md.get_size());
   }
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src_mem}, {DNNL_ARG_WEIGHTS, wei_mem}, {DNNL_ARG_DST, dst_mem}};

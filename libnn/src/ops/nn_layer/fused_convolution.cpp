@@ -80,6 +80,9 @@ class FusedConvolution : public Function {
     }
     setup_fused(in, out, bias, bn, z, x_slot == 0);
   }
+  // The residual z: oneDNN sums into the output what it holds (the copy of z into it is skipped when it is z's
+  // own array), and the stages' Add2 and activation are element-wise.
+  bool forward_in_place(int i) const override { return i == z_; }
   void forward_impl(const Variables& in, const Variables& out) override {
     stages_ran_ = false;
     if (fusable_ &&
