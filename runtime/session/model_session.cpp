@@ -94,8 +94,11 @@ nn::ir::Model import_unoptimized(const std::vector<std::string>& files, const Im
 
 nn::ir::Model import_model(const std::vector<std::string>& files, const ImportOptions& options) {
   nn::ir::Model model = import_unoptimized(files, options);
-  if (options.optimize && options.expand)
-    for (const auto& line : fmt::optimize_for_inference(model)) NN_LOG_VERBOSE << " Optimize: " << line;
+  if (options.optimize && options.expand) {
+    for (const auto& line : fmt::optimize_for_inference(model)) {
+      NN_LOG_VERBOSE << " Optimize: " << line;
+    }
+  }
   return model;
 }
 
