@@ -69,10 +69,8 @@ Chain find_chain(const ir::Network& n, size_t i, const std::map<std::string, int
 
 std::vector<std::string> fuse_convolution_epilogues(ir::Model& model) {
   std::vector<std::string> lines;
-  const auto trained = trained_networks(model);
   const auto interface = interface_variables(model);
-  for (auto& network : model.networks) {
-    if (trained.count(network.name)) continue;
+  for_inference_networks(model, [&](ir::Network& network) {
     // Counted once: a fusion leaves every surviving variable with the readers it had (the fused function
     // reads the convolution's inputs and the residual in place of the convolution and the Add2).
     const std::map<std::string, int> uses = consumer_counts(network);
@@ -107,7 +105,7 @@ std::vector<std::string> fuse_convolution_epilogues(ir::Model& model) {
       for (const auto& v : dropped) erase_variable(network, v);
       i = c.conv - 1;  // the list shifted: index c.conv is next (wraps to the start for 0)
     }
-  }
+  });
   return lines;
 }
 

@@ -11,6 +11,13 @@ namespace nn::formats::pass_common {
 
 // Networks an optimizer trains: their BatchNormalization uses batch statistics and their parameters learn.
 std::set<std::string> trained_networks(const ir::Model& model);
+// Calls edit(network) for each network of the model that no optimizer trains: those the passes rewrite.
+template <class Edit>
+void for_inference_networks(ir::Model& model, Edit&& edit) {
+  const auto trained = trained_networks(model);
+  for (auto& network : model.networks)
+    if (!trained.count(network.name)) edit(network);
+}
 // Variables named by executors, optimizers and monitors (inputs, outputs, losses): never renamed or removed.
 std::set<std::string> interface_variables(const ir::Model& model);
 // How many function inputs read each variable.

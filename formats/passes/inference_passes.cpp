@@ -84,10 +84,8 @@ bool fold_one(ir::Model& model, ir::Network& network, size_t bn_index, const std
 
 std::vector<std::string> fold_batch_normalization(ir::Model& model) {
   std::vector<std::string> lines;
-  const auto trained = trained_networks(model);
   const auto interface = interface_variables(model);
-  for (auto& network : model.networks) {
-    if (trained.count(network.name)) continue;
+  for_inference_networks(model, [&](ir::Network& network) {
     for (size_t i = 0; i < network.functions.size();) {
       std::string what;
       if (fold_one(model, network, i, consumer_counts(network), interface, what)) {
@@ -96,16 +94,14 @@ std::vector<std::string> fold_batch_normalization(ir::Model& model) {
       }
       ++i;
     }
-  }
+  });
   return lines;
 }
 
 std::vector<std::string> remove_identity(ir::Model& model) {
   std::vector<std::string> lines;
-  const auto trained = trained_networks(model);
   const auto interface = interface_variables(model);
-  for (auto& network : model.networks) {
-    if (trained.count(network.name)) continue;
+  for_inference_networks(model, [&](ir::Network& network) {
     for (size_t i = 0; i < network.functions.size();) {
       const ir::Function f = network.functions[i];
       if (f.type != "Identity" || f.inputs.size() != 1 || f.outputs.size() != 1 || interface.count(f.outputs[0])) {
@@ -119,7 +115,7 @@ std::vector<std::string> remove_identity(ir::Model& model) {
       erase_variable(network, f.outputs[0]);
       lines.push_back(network.name + ": " + f.name + " removed");
     }
-  }
+  });
   return lines;
 }
 
@@ -130,9 +126,7 @@ namespace {
 std::vector<std::string> fuse_pairs(ir::Model& model, const std::string& type,
                                     const std::function<size_t(const ir::Network&, size_t)>& partner) {
   std::vector<std::string> lines;
-  const auto trained = trained_networks(model);
-  for (auto& network : model.networks) {
-    if (trained.count(network.name)) continue;
+  for_inference_networks(model, [&](ir::Network& network) {
     for (size_t i = 0; i < network.functions.size();) {
       const size_t j = partner(network, i);
       if (j >= network.functions.size()) {
@@ -149,7 +143,7 @@ std::vector<std::string> fuse_pairs(ir::Model& model, const std::string& type,
       network.functions.erase(network.functions.begin() + std::ptrdiff_t(i));
       erase_variable(network, first.outputs[0]);
     }
-  }
+  });
   return lines;
 }
 

@@ -201,17 +201,15 @@ std::string split_one(ir::Model& model, ir::Network& n, size_t i, const std::set
 
 std::vector<std::string> split_concatenated_convolutions(ir::Model& model) {
   std::vector<std::string> lines;
-  const auto trained = trained_networks(model);
   const auto interface = interface_variables(model);
-  for (auto& network : model.networks) {
-    if (trained.count(network.name)) continue;
+  for_inference_networks(model, [&](ir::Network& network) {
     for (size_t i = 0; i < network.functions.size(); ++i) {
       const std::string what = split_one(model, network, i, interface);
       if (what.empty()) continue;
       lines.push_back(network.name + ": " + what);
       --i;  // the concatenation's index now holds the next function
     }
-  }
+  });
   return lines;
 }
 

@@ -11,47 +11,13 @@
 #include "formats/nnp/nnp_reader.hpp"
 #include "formats/onnx/import/onnx_importer.hpp"
 #include "formats/passes/inference_passes.hpp"
-#include "nn/graph/grad_mode.hpp"
-#include "nn/ir/graph_builder.hpp"
+#include "run_executor.hpp"
 
 namespace {
 using namespace nn;
+using test::relative_error;
 
 const std::string kSqueezeNet = std::string(NN_TESTDATA_DIR) + "/onnx/light/light_squeezenet.onnx";
-
-// The executor's first output for `input`: as the plain kernels compute it (gradients on, nothing freed), or
-// as inference runs (gradients off, each intermediate freed after its last reader, outputs in place).
-std::vector<float> run(const ir::Model& model, const std::vector<float>& input, bool as_inference,
-                       int64_t batch = 1) {
-  const ir::Executor& exec = model.executors.at(0);
-  ir::ParameterStore params;
-  params.load(model.parameters);
-  ir::BuildOptions options;
-  options.batch_size = batch;
-  ir::BuiltNetwork built = ir::build_network(*model.find_network(exec.network_name), params, options);
-  VariablePtr x = built.get(exec.data_variable.at(0).variable_name);
-  EXPECT_EQ(x->size(), int64_t(input.size()));
-  std::copy(input.begin(), input.end(), x->data()->cast<float>(true));
-  VariablePtr y = built.get(exec.output_variable.at(0).variable_name);
-  if (as_inference) {
-    NoGradScope scope;
-    forward_all({y}, /*clear_buffer=*/true);
-  } else {
-    forward_all({y});
-  }
-  return y->data()->to_vector();
-}
-
-// Largest difference relative to the largest value.
-double relative_error(const std::vector<float>& got, const std::vector<float>& want) {
-  EXPECT_EQ(got.size(), want.size());
-  double scale = 1e-30, worst = 0;
-  for (size_t i = 0; i < want.size() && i < got.size(); ++i) {
-    scale = std::max(scale, double(std::abs(want[i])));
-    worst = std::max(worst, double(std::abs(got[i] - want[i])));
-  }
-  return worst / scale;
-}
 
 // He-scaled random weights (the file's are constants, which would hide a wrong slice of input channels).
 void randomize(ir::Model& model, unsigned seed) {
@@ -88,7 +54,7 @@ TEST(SplitConcatenation, SqueezeNetMatchesOriginal) {
   ir::Model model = formats::onnx::import_model(kSqueezeNet);
   randomize(model, 5);
   const std::vector<float> input = random_input(model, 6);
-  const std::vector<float> want = run(model, input, false);
+  const std::vector<float> want = test::run_first_executor(model, input, false);
   ir::Model optimized = model;
   const auto split = split_lines(formats::optimize_for_inference(optimized));
   // Fire modules 2-8 feed the next squeeze convolution, two of them through a MaxPooling; fire 9's
@@ -100,8 +66,9 @@ TEST(SplitConcatenation, SqueezeNetMatchesOriginal) {
   size_t concatenations = 0;
   for (const auto& f : optimized.networks.at(0).functions) concatenations += f.type == "Concatenate";
   EXPECT_EQ(concatenations, 1u);
-  EXPECT_LE(relative_error(run(optimized, input, true), want), 1e-5);
-  EXPECT_LE(relative_error(run(optimized, input, false), want), 1e-5);  // the composed stages too
+  EXPECT_LE(relative_error(test::run_first_executor(optimized, input, true), want), 1e-5);
+  EXPECT_LE(relative_error(test::run_first_executor(optimized, input, false), want),
+            1e-5);  // the composed stages too
 }
 
 TEST(SplitConcatenation, AnotherReaderKeepsTheConcatenation) {
@@ -163,7 +130,9 @@ executor { name: "runtime" network_name: "net" data_variable { variable_name: "x
     model.parameters.push_back(ir::Parameter{"W", Shape{64, 64, 3, 3}, std::vector<float>(64 * 64 * 9), false});
     randomize(model, 7);
     const std::vector<float> input = random_input(model, 8, batch);
-    EXPECT_LE(relative_error(run(model, input, true, batch), run(model, input, false, batch)), 1e-5)
+    EXPECT_LE(relative_error(test::run_first_executor(model, input, true, batch),
+                             test::run_first_executor(model, input, false, batch)),
+              1e-5)
         << "batch " << batch;
   }
 }
