@@ -162,7 +162,7 @@ std::string split_one(ir::Model& model, ir::Network& n, size_t i, const std::set
   std::vector<int64_t> channels;
   for (const auto& in : cat.inputs) {
     const ir::Variable* v = n.find_variable(in);
-    if (!v || v->shape.size() != joined->shape.size()) return "";
+    if (!v || v->shape.size() != joined->shape.size() || v->shape[1] <= 0) return "";  // known channels only
     channels.push_back(v->shape[1]);
   }
   if (std::accumulate(channels.begin(), channels.end(), int64_t(0)) != joined->shape[1]) return "";

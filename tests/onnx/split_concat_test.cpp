@@ -1,7 +1,7 @@
 // split_concatenated_convolutions (formats/passes) with FusedConvolution summing into its residual's own array:
 // on ONNX's real SqueezeNet 1.0 with random weights, the optimized network run as executors run it (gradients
 // off, intermediates freed) gives the original's outputs (1e-5 relative); concatenations that something else
-// reads, or whose convolution writes more than it reads, stay.
+// reads, whose convolution writes more than it reads, or whose parts' channels are unknown, stay.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -87,6 +87,22 @@ TEST(SplitConcatenation, AnotherReaderKeepsTheConcatenation) {
   ir::Variable out = *net.find_variable(joined);
   out.name = "extra_out";
   net.variables.push_back(out);
+  EXPECT_EQ(formats::split_concatenated_convolutions(model).size(), 6u);
+}
+
+// Declared channel counts that add up but are not real (-1 and one too many): the concatenation stays, and
+// nothing is sized from them.
+TEST(SplitConcatenation, UnknownChannelsKeepTheConcatenation) {
+  ir::Model model = formats::onnx::import_model(kSqueezeNet);
+  ir::Network& net = model.networks.at(0);
+  const auto cat = std::find_if(net.functions.begin(), net.functions.end(),
+                                [](const ir::Function& f) { return f.type == "Concatenate"; });
+  ASSERT_NE(cat, net.functions.end());
+  ir::Variable* first = net.find_variable(cat->inputs.at(0));
+  ir::Variable* second = net.find_variable(cat->inputs.at(1));
+  ASSERT_TRUE(first && second);
+  second->shape[1] += first->shape[1] + 1;
+  first->shape[1] = -1;
   EXPECT_EQ(formats::split_concatenated_convolutions(model).size(), 6u);
 }
 
