@@ -1,5 +1,6 @@
 // A channel concatenation that only convolutions read (directly or through a MaxPooling) is dropped: each
 // convolution runs once per part, summing into the previous part's output (see inference_passes.hpp).
+#include <algorithm>
 #include <numeric>
 #include <optional>
 
@@ -22,7 +23,8 @@ bool splittable_conv(const ir::Model& model, const ir::Function& f, int64_t chan
   const Attrs a = completed(f);
   if (a.get_int("group") != 1 || a.get_bool("channel_last") || a.get_int("base_axis") != 1) return false;
   const ir::Parameter* w = find_param(model, f.inputs[1]);
-  if (!w || w->shape.size() < 3 || w->shape[1] != channels || int64_t(w->data.size()) != shape_size(w->shape))
+  if (!w || w->shape.size() < 3 || w->shape[1] != channels || int64_t(w->data.size()) != shape_size(w->shape) ||
+      std::any_of(w->shape.begin(), w->shape.end(), [](int64_t d) { return d <= 0; }))
     return false;
   if (f.inputs.size() == 3) {  // a bias parameter, not a residual
     const ir::Parameter* b = find_param(model, f.inputs[2]);

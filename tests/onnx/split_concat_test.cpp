@@ -1,7 +1,8 @@
 // split_concatenated_convolutions (formats/passes) with FusedConvolution summing into its residual's own array:
 // on ONNX's real SqueezeNet 1.0 with random weights, the optimized network run as executors run it (gradients
 // off, intermediates freed) gives the original's outputs (1e-5 relative); concatenations that something else
-// reads, whose convolution writes more than it reads, or whose parts' channels are unknown, stay.
+// reads, whose convolution writes more than it reads, or whose parts' channels or weights are empty or unknown,
+// stay.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -103,6 +104,22 @@ TEST(SplitConcatenation, UnknownChannelsKeepTheConcatenation) {
   ASSERT_TRUE(first && second);
   second->shape[1] += first->shape[1] + 1;
   first->shape[1] = -1;
+  EXPECT_EQ(formats::split_concatenated_convolutions(model).size(), 6u);
+}
+
+// Weights of no output channels (a file's zero dimension): the concatenation stays, nothing divides by zero.
+TEST(SplitConcatenation, EmptyWeightsKeepTheConcatenation) {
+  ir::Model model = formats::onnx::import_model(kSqueezeNet);
+  ir::Network& net = model.networks.at(0);
+  const auto cat = std::find_if(net.functions.begin(), net.functions.end(),
+                                [](const ir::Function& f) { return f.type == "Concatenate"; });
+  ASSERT_NE(cat, net.functions.end());
+  const auto conv = std::find_if(net.functions.begin(), net.functions.end(), [&](const ir::Function& f) {
+    return f.type == "Convolution" && f.inputs.at(0) == cat->outputs.at(0);
+  });
+  ASSERT_NE(conv, net.functions.end());
+  for (auto& p : model.parameters)
+    if (p.name == conv->inputs.at(1)) p.shape[0] = 0, p.data.clear();
   EXPECT_EQ(formats::split_concatenated_convolutions(model).size(), 6u);
 }
 
