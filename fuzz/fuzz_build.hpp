@@ -1,4 +1,5 @@
-// Shared fuzz step: expand and build every network of a parsed model at batch 1 (errors are fine).
+// Shared fuzz step: expand and build every network of a parsed model at batch 1, then again after the
+// inference passes (errors are fine).
 #pragma once
 #include "nn/ir/model.hpp"
 
