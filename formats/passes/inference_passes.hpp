@@ -32,10 +32,10 @@ std::vector<std::string> fuse_convolution_epilogues(ir::Model& model);
 
 // A channel concatenation (Concatenate on axis 1) that only convolutions read, each directly or through a
 // MaxPooling of its own, goes: each such convolution runs once per part (its weights' slice of input channels,
-// new parameters '<function>/part<i>/W') as FusedConvolutions, each part after the first summing into the
-// previous part's output, the last applying the nonlinearity; a MaxPooling runs once per part. Channels-last
-// concatenation copies every pixel (squeezenet's eight took 0.16 ms of 1.8 at batch 1). For running in
-// process, like the fusion above.
+// new parameters '<function>/part<i>/W', underscores appended to names a file already uses) as FusedConvolutions,
+// each part after the first summing into the previous part's output, the last applying the nonlinearity; a
+// MaxPooling runs once per part. Channels-last concatenation copies every pixel (squeezenet's eight took 0.16 ms
+// of 1.8 at batch 1). For running in process, like the fusion above.
 std::vector<std::string> split_concatenated_convolutions(ir::Model& model);
 
 // Every pass above, in order; lines "<pass>: <change>". Networks an optimizer trains are left alone.

@@ -89,6 +89,13 @@ std::vector<float> weight_channels(const ir::Parameter& w, int64_t first, int64_
   return part;
 }
 
+// `base`, or `base` with underscores appended, whichever no variable of `n` and no parameter of the model has yet
+// (a file may already hold the names the pass makes up).
+std::string unused_name(const ir::Model& model, const ir::Network& n, std::string base) {
+  while (n.find_variable(base) || find_param(model, base)) base += "_";
+  return base;
+}
+
 // A variable like `like` named `name` with `channels` channels (axis 1).
 void add_variable_like(ir::Network& n, const ir::Variable& like, const std::string& name, int64_t channels) {
   ir::Variable v = like;
@@ -112,7 +119,7 @@ std::vector<ir::Function> split_reader(ir::Model& model, ir::Network& n, const R
       ir::Function p = pool;
       p.name = pool.name + "/part" + std::to_string(i);
       p.inputs = {parts[i]};
-      p.outputs = {pool.outputs[0] + "/part" + std::to_string(i)};
+      p.outputs = {unused_name(model, n, pool.outputs[0] + "/part" + std::to_string(i))};
       add_variable_like(n, pooled, p.outputs[0], channels[i]);
       inputs[i] = p.outputs[0];
       made.push_back(std::move(p));
@@ -135,7 +142,7 @@ std::vector<ir::Function> split_reader(ir::Model& model, ir::Network& n, const R
       c.attrs.set("nonlinearity", std::string("identity"));
       c.attrs.set("nonlinearity_args", std::vector<double>{});
     }
-    const std::string w_name = c.name + "/W";
+    const std::string w_name = unused_name(model, n, c.name + "/W");
     Shape w_shape = w.shape;
     w_shape[1] = channels[i];
     put_parameter(model, n, w_name, w_shape, weight_channels(w, first, channels[i]));
@@ -144,7 +151,7 @@ std::vector<ir::Function> split_reader(ir::Model& model, ir::Network& n, const R
     if (i == 0 && conv.inputs.size() == 3) c.inputs.push_back(conv.inputs[2]);  // the bias, once
     if (i > 0) c.inputs.push_back(previous);                                    // z: the sum so far
     if (!last) {
-      c.outputs = {conv.outputs[0] + "/part" + std::to_string(i)};
+      c.outputs = {unused_name(model, n, conv.outputs[0] + "/part" + std::to_string(i))};
       if (out) add_variable_like(n, *out, c.outputs[0], out->shape.size() > 1 ? out->shape[1] : 0);
     }
     previous = c.outputs[0];

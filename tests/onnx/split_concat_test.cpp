@@ -123,6 +123,27 @@ TEST(SplitConcatenation, EmptyWeightsKeepTheConcatenation) {
   EXPECT_EQ(formats::split_concatenated_convolutions(model).size(), 6u);
 }
 
+// A file that already holds a parameter under the name the split would give a part's weights keeps it as it is.
+TEST(SplitConcatenation, NamesInUseStayUntouched) {
+  ir::Model model = formats::onnx::import_model(kSqueezeNet);
+  const ir::Network& net = model.networks.at(0);
+  const auto cat = std::find_if(net.functions.begin(), net.functions.end(),
+                                [](const ir::Function& f) { return f.type == "Concatenate"; });
+  ASSERT_NE(cat, net.functions.end());
+  const auto conv = std::find_if(net.functions.begin(), net.functions.end(), [&](const ir::Function& f) {
+    return f.type == "Convolution" && f.inputs.at(0) == cat->outputs.at(0);
+  });
+  ASSERT_NE(conv, net.functions.end());
+  const std::string taken = conv->name + "/part0/W";
+  model.parameters.push_back(ir::Parameter{taken, Shape{2}, {1.f, 2.f}, false});
+  EXPECT_EQ(formats::split_concatenated_convolutions(model).size(), 7u);
+  const auto kept = std::find_if(model.parameters.begin(), model.parameters.end(),
+                                 [&](const ir::Parameter& p) { return p.name == taken; });
+  ASSERT_NE(kept, model.parameters.end());
+  EXPECT_EQ(kept->shape, Shape{2});
+  EXPECT_EQ(kept->data, (std::vector<float>{1.f, 2.f}));
+}
+
 // A residual held in the plain layout (a PowScalar of a convolution's blocked output) summed into a convolution
 // that writes a oneDNN layout and takes the residual's array in place: the residual's data must be read (into
 // that layout) before the output is written over it. (A network's output is never computed in place: a
