@@ -51,6 +51,20 @@ std::vector<std::string> split_lines(const std::vector<std::string>& lines) {
   return split;
 }
 
+// The network's first Concatenate (a copy) and the convolution that reads it (its index).
+ir::Function first_concatenation(const ir::Network& net) {
+  for (const auto& f : net.functions)
+    if (f.type == "Concatenate") return f;
+  ADD_FAILURE() << "no Concatenate";
+  return {};
+}
+size_t reader_convolution(const ir::Network& net, const ir::Function& cat) {
+  for (size_t i = 0; i < net.functions.size(); ++i)
+    if (net.functions[i].type == "Convolution" && net.functions[i].inputs.at(0) == cat.outputs.at(0)) return i;
+  ADD_FAILURE() << "no convolution reads " << cat.outputs.at(0);
+  return 0;
+}
+
 TEST(SplitConcatenation, SqueezeNetMatchesOriginal) {
   ir::Model model = formats::onnx::import_model(kSqueezeNet);
   randomize(model, 5);
@@ -75,10 +89,8 @@ TEST(SplitConcatenation, SqueezeNetMatchesOriginal) {
 TEST(SplitConcatenation, AnotherReaderKeepsTheConcatenation) {
   ir::Model model = formats::onnx::import_model(kSqueezeNet);
   ir::Network& net = model.networks.at(0);
-  const auto cat = std::find_if(net.functions.begin(), net.functions.end(),
-                                [](const ir::Function& f) { return f.type == "Concatenate"; });
-  ASSERT_NE(cat, net.functions.end());
-  const std::string joined = cat->outputs.at(0);
+  const ir::Function cat = first_concatenation(net);
+  const std::string joined = cat.outputs.at(0);
   ir::Function extra;  // a second reader that is no convolution
   extra.name = "extra_relu";
   extra.type = "ReLU";
@@ -96,11 +108,9 @@ TEST(SplitConcatenation, AnotherReaderKeepsTheConcatenation) {
 TEST(SplitConcatenation, UnknownChannelsKeepTheConcatenation) {
   ir::Model model = formats::onnx::import_model(kSqueezeNet);
   ir::Network& net = model.networks.at(0);
-  const auto cat = std::find_if(net.functions.begin(), net.functions.end(),
-                                [](const ir::Function& f) { return f.type == "Concatenate"; });
-  ASSERT_NE(cat, net.functions.end());
-  ir::Variable* first = net.find_variable(cat->inputs.at(0));
-  ir::Variable* second = net.find_variable(cat->inputs.at(1));
+  const ir::Function cat = first_concatenation(net);
+  ir::Variable* first = net.find_variable(cat.inputs.at(0));
+  ir::Variable* second = net.find_variable(cat.inputs.at(1));
   ASSERT_TRUE(first && second);
   second->shape[1] += first->shape[1] + 1;
   first->shape[1] = -1;
@@ -111,15 +121,10 @@ TEST(SplitConcatenation, UnknownChannelsKeepTheConcatenation) {
 TEST(SplitConcatenation, EmptyWeightsKeepTheConcatenation) {
   ir::Model model = formats::onnx::import_model(kSqueezeNet);
   ir::Network& net = model.networks.at(0);
-  const auto cat = std::find_if(net.functions.begin(), net.functions.end(),
-                                [](const ir::Function& f) { return f.type == "Concatenate"; });
-  ASSERT_NE(cat, net.functions.end());
-  const auto conv = std::find_if(net.functions.begin(), net.functions.end(), [&](const ir::Function& f) {
-    return f.type == "Convolution" && f.inputs.at(0) == cat->outputs.at(0);
-  });
-  ASSERT_NE(conv, net.functions.end());
+  const ir::Function cat = first_concatenation(net);
+  const ir::Function& conv = net.functions.at(reader_convolution(net, cat));
   for (auto& p : model.parameters)
-    if (p.name == conv->inputs.at(1)) p.shape[0] = 0, p.data.clear();
+    if (p.name == conv.inputs.at(1)) p.shape[0] = 0, p.data.clear();
   EXPECT_EQ(formats::split_concatenated_convolutions(model).size(), 6u);
 }
 
@@ -127,14 +132,9 @@ TEST(SplitConcatenation, EmptyWeightsKeepTheConcatenation) {
 TEST(SplitConcatenation, NamesInUseStayUntouched) {
   ir::Model model = formats::onnx::import_model(kSqueezeNet);
   const ir::Network& net = model.networks.at(0);
-  const auto cat = std::find_if(net.functions.begin(), net.functions.end(),
-                                [](const ir::Function& f) { return f.type == "Concatenate"; });
-  ASSERT_NE(cat, net.functions.end());
-  const auto conv = std::find_if(net.functions.begin(), net.functions.end(), [&](const ir::Function& f) {
-    return f.type == "Convolution" && f.inputs.at(0) == cat->outputs.at(0);
-  });
-  ASSERT_NE(conv, net.functions.end());
-  const std::string taken = conv->name + "/part0/W";
+  const ir::Function cat = first_concatenation(net);
+  const ir::Function& conv = net.functions.at(reader_convolution(net, cat));
+  const std::string taken = conv.name + "/part0/W";
   model.parameters.push_back(ir::Parameter{taken, Shape{2}, {1.f, 2.f}, false});
   EXPECT_EQ(formats::split_concatenated_convolutions(model).size(), 7u);
   const auto kept = std::find_if(model.parameters.begin(), model.parameters.end(),
