@@ -27,12 +27,10 @@ std::string nonlinearity_of(const ir::Function& f, std::vector<double>& args) {
 }
 
 struct Chain {
-  size_t conv, add, act;  // function indices; add/act == npos when absent
+  size_t conv, add, act;  // function indices; add/act == kNoFunction when absent
   std::string z, nonlinearity;
   std::vector<double> args;
 };
-constexpr size_t npos = kNoFunction;
-
 bool same_known_shape(const ir::Network& n, const std::string& a, const std::string& b) {
   const ir::Variable* va = n.find_variable(a);
   const ir::Variable* vb = n.find_variable(b);
@@ -41,14 +39,14 @@ bool same_known_shape(const ir::Network& n, const std::string& a, const std::str
 
 Chain find_chain(const ir::Network& n, size_t i, const std::map<std::string, int>& uses,
                  const std::set<std::string>& interface) {
-  Chain c{i, npos, npos, "", "", {}};
+  Chain c{i, kNoFunction, kNoFunction, "", "", {}};
   const ir::Function& conv = n.functions[i];
   if (conv.type != "Convolution" || conv.outputs.size() != 1 || conv.inputs.size() < 2 ||
       conv.attrs.get_bool("channel_last", false))
     return c;
   std::string last = conv.outputs[0];
   size_t j = sole_consumer(n, last, uses, interface);
-  if (j != npos && n.functions[j].type == "Add2" && n.functions[j].inputs.size() == 2 &&
+  if (j != kNoFunction && n.functions[j].type == "Add2" && n.functions[j].inputs.size() == 2 &&
       n.functions[j].outputs.size() == 1) {
     const auto& in = n.functions[j].inputs;
     const std::string z = in[0] == last ? in[1] : in[0];
@@ -58,7 +56,7 @@ Chain find_chain(const ir::Network& n, size_t i, const std::map<std::string, int
       j = sole_consumer(n, last, uses, interface);
     }
   }
-  if (j != npos) {
+  if (j != kNoFunction) {
     c.nonlinearity = nonlinearity_of(n.functions[j], c.args);
     if (!c.nonlinearity.empty()) c.act = j;
   }
@@ -76,15 +74,15 @@ std::vector<std::string> fuse_convolution_epilogues(ir::Model& model) {
     const std::map<std::string, int> uses = consumer_counts(network);
     for (size_t i = 0; i < network.functions.size(); ++i) {
       const Chain c = find_chain(network, i, uses, interface);
-      if (c.add == npos && c.act == npos) continue;
+      if (c.add == kNoFunction && c.act == kNoFunction) continue;
       const ir::Function conv = network.functions[c.conv];
-      const size_t last = c.act != npos ? c.act : c.add;
+      const size_t last = c.act != kNoFunction ? c.act : c.add;
       ir::Function fused;
       fused.name = conv.name;
       fused.type = "FusedConvolution";
       fused.context = conv.context;
       fused.inputs = conv.inputs;
-      if (c.add != npos) fused.inputs.push_back(c.z);
+      if (c.add != kNoFunction) fused.inputs.push_back(c.z);
       fused.outputs = network.functions[last].outputs;
       fused.has_param = true;
       fused.attrs = conv.attrs;
@@ -92,12 +90,12 @@ std::vector<std::string> fuse_convolution_epilogues(ir::Model& model) {
       fused.attrs.set("nonlinearity_args", c.args);
       std::string what = conv.name;
       for (size_t k : {c.add, c.act})
-        if (k != npos) what += " + " + network.functions[k].name;
+        if (k != kNoFunction) what += " + " + network.functions[k].name;
       lines.push_back(network.name + ": " + what + " fused into FusedConvolution");
       // The fused function takes the last one's place (all its inputs exist there); the others go.
       std::vector<size_t> gone{c.conv};
       std::vector<std::string> dropped{conv.outputs[0]};
-      if (c.add != npos && last != c.add)
+      if (c.add != kNoFunction && last != c.add)
         gone.push_back(c.add), dropped.push_back(network.functions[c.add].outputs[0]);
       network.functions[last] = std::move(fused);
       std::sort(gone.rbegin(), gone.rend());

@@ -31,11 +31,10 @@ void* thread_scratchpad(size_t bytes) {
 void ChunkedPrimitive::forward(Primitive& whole, NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
   auto* src = static_cast<const char*>(data_in_place(x, whole.src_place, whole.src_layout));
   const memory wei = whole.weights(w);
-  // z before y, and no copy when y took z's array: see Primitive::forward.
-  const char* zs =
-      whole.residual ? static_cast<const char*>(data_in_place(*z, whole.dst_place, whole.dst_layout)) : nullptr;
-  auto* dst = static_cast<char*>(data_in_place_for_write(y, whole.dst_place, whole.dst_layout));
-  if (zs == dst) zs = nullptr;
+  const ResidualDestination out =
+      residual_destination(whole.residual ? z : nullptr, y, whole.dst_place, whole.dst_layout);
+  auto* dst = static_cast<char*>(out.dst);
+  const auto* zs = static_cast<const char*>(out.z_to_copy);  // copied part by part, by the thread that sums
   const memory bias = b ? memory(whole.bias_md, eng, const_cast<float*>(b->get<float>())) : memory();
   FirstException failure;  // none may leave the parallel loop
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)

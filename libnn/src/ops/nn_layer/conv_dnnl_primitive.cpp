@@ -88,6 +88,12 @@ void* data_in_place_for_write(NdArray& a, Place place, const ArrayKey& layout) {
   return place == Place::kPlain ? static_cast<void*>(a.cast<float>(true)) : a.cast_raw(layout, true);
 }
 
+ResidualDestination residual_destination(NdArray* z, NdArray& y, Place place, const ArrayKey& layout) {
+  const void* held = z ? data_in_place(*z, place, layout) : nullptr;
+  void* dst = data_in_place_for_write(y, place, layout);
+  return {dst, held == dst ? nullptr : held};
+}
+
 dnnl::convolution_forward::primitive_desc inference_conv_desc(const memory::desc& src, const memory::desc& wei,
                                                               const memory::desc& bias, const memory::desc& dst,
                                                               const DnnlConvDims& d, const ConvEpilogue& e,
@@ -190,11 +196,9 @@ void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray&
     }
     dst_mem = dst_tmp;
   } else {
-    // z is read first: when y took z's array (FusedConvolution::forward_in_place), z's data is then in the
-    // layout y is written in, and already where the sum reads it.
-    const void* held = residual ? data_in_place(*z, dst_place, dst_layout) : nullptr;
-    dst_mem = memory(dst_md, eng, data_in_place_for_write(y, dst_place, dst_layout));
-    if (held && held != dst_mem.get_data_handle()) std::memcpy(dst_mem.get_data_handle(), held, dst_md.get_size());
+    const ResidualDestination d = residual_destination(residual ? z : nullptr, y, dst_place, dst_layout);
+    dst_mem = memory(dst_md, eng, d.dst);
+    if (d.z_to_copy) std::memcpy(d.dst, d.z_to_copy, dst_md.get_size());
   }
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src_mem}, {DNNL_ARG_WEIGHTS, wei_mem}, {DNNL_ARG_DST, dst_mem}};

@@ -26,6 +26,15 @@ Place place_of(const dnnl::memory::desc& want, const dnnl::memory::desc& plain, 
 const void* data_in_place(NdArray& a, Place place, const ArrayKey& layout);
 void* data_in_place_for_write(NdArray& a, Place place, const ArrayKey& layout);
 
+// The output y where the primitive writes it in place, and the residual z's data to copy there before the sum
+// post-op reads it (null without a residual, or when y took z's array: FusedConvolution::forward_in_place).
+// z is read first, so that when y is z's array its data is already in the layout y is written in.
+struct ResidualDestination {
+  void* dst;
+  const void* z_to_copy;
+};
+ResidualDestination residual_destination(NdArray* z, NdArray& y, Place place, const ArrayKey& layout);
+
 // The forward_inference convolution of `d` over these descriptors (`any` lets oneDNN choose) with e's bias,
 // residual sum and activation (unless it runs after the primitive), for a team of `threads`; `user_scratchpad`
 // when calls may run concurrently.

@@ -123,12 +123,9 @@ class MaxPooling : public Function {
           max_window_channels(xp, w * c, c, rows, cols, yp);
       }
     };
-    if (rows > 1 && parallel_range_count(p.maps * p.in_size) > 1) {
-#pragma omp parallel for schedule(static)
-      for (int64_t r = 0; r < rows; ++r) row(r);
-    } else {
-      for (int64_t r = 0; r < rows; ++r) row(r);
-    }
+    parallel_ranges(rows, p.maps * p.in_size, [&](int64_t begin, int64_t end, int) {
+      for (int64_t r = begin; r < end; ++r) row(r);
+    });
     forward_done_ = false;  // no argmax was recorded
     return true;
   }
