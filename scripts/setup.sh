@@ -2,7 +2,7 @@
 # Installs the Debian packages nncli needs to build, test and run its sample job.
 set -euo pipefail
 PKGS=(
-  build-essential cmake ninja-build ccache pkg-config
+  build-essential cmake ninja-build ccache pkg-config libomp-dev
   libcli11-dev libprotobuf-dev protobuf-compiler libhdf5-dev libyaml-cpp-dev
   libonnx-dev nlohmann-json3-dev libzip-dev libopenblas-openmp-dev libdnnl-dev
   libgtest-dev libgraphviz-dev libstb-dev libpng-dev libjpeg-dev libarchive-dev

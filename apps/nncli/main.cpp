@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     return shown == 0 ? 0 : int(nn::ErrorCode::kUsage);
   }
   install_log_sink(verbose, quiet);
-  nncli::set_thread_count(threads);
+  nncli::apply_thread_settings(threads);
 
   // -m: one of mpirun's processes (docs/command_line.md#train-mpi); rank 0 alone logs progress.
   nncli::MpiSession mpi_session;

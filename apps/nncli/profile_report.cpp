@@ -1,6 +1,9 @@
 // `nncli profile` outputs: profile.csv, text summary with hotspots, JSON and the baseline regression check.
 #include "profile_report.hpp"
 
+#include <dlfcn.h>
+#include <omp.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -41,11 +44,23 @@ std::vector<const Item*> hotspots(const TargetResult& r) {
   return items;
 }
 
+// The file name of the library whose omp_get_max_threads this process calls.
+std::string openmp_library() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&omp_get_max_threads), &info) || !info.dli_fname) return "unknown";
+  const std::string path = info.dli_fname;
+  return path.substr(path.find_last_of('/') + 1);
+}
+
 }  // namespace
 
 MachineInfo machine_info(const std::string& context) {
-  return {std::thread::hardware_concurrency(), env_or_empty("OMP_NUM_THREADS"),
-          env_or_empty("OPENBLAS_NUM_THREADS"), context};
+  return {std::thread::hardware_concurrency(),
+          env_or_empty("OMP_NUM_THREADS"),
+          env_or_empty("OPENBLAS_NUM_THREADS"),
+          omp_get_max_threads(),
+          openmp_library(),
+          context};
 }
 
 std::string profile_csv(const std::vector<TargetResult>& results) {
@@ -74,8 +89,8 @@ std::string text_summary(const std::vector<TargetResult>& results, const Machine
   std::string out =
       "machine: " + std::to_string(m.hardware_threads) +
       " hardware threads, OMP_NUM_THREADS=" + (m.omp_num_threads.empty() ? "(unset)" : m.omp_num_threads) +
-      ", OPENBLAS_NUM_THREADS=" + (m.openblas_num_threads.empty() ? "(unset)" : m.openblas_num_threads) +
-      ", context " + m.context + "\n";
+      ", OPENBLAS_NUM_THREADS=" + (m.openblas_num_threads.empty() ? "(unset)" : m.openblas_num_threads) + ", " +
+      std::to_string(m.threads) + " threads on " + m.openmp_runtime + ", context " + m.context + "\n";
   for (const auto& r : results) {
     const Stats& s = r.iteration;
     out += r.title + ": batch " + std::to_string(r.batch_size) + ", data: " + r.data_note + "\n";
@@ -111,6 +126,8 @@ std::string json_report(const std::vector<TargetResult>& results, const MachineI
   j["machine"] = {{"hardware_threads", m.hardware_threads},
                   {"omp_num_threads", m.omp_num_threads},
                   {"openblas_num_threads", m.openblas_num_threads},
+                  {"threads", m.threads},
+                  {"openmp_runtime", m.openmp_runtime},
                   {"context", m.context}};
   j["targets"] = nlohmann::json::array();
   for (const auto& r : results) {

@@ -12,6 +12,8 @@ namespace nncli::profile {
 struct MachineInfo {
   unsigned hardware_threads = 0;
   std::string omp_num_threads, openblas_num_threads;  // environment, "" when unset
+  int threads = 0;                                    // the OpenMP team size the run used
+  std::string openmp_runtime;                         // the library that runs OpenMP (libomp.so.5, libgomp.so.1)
   std::string context;
 };
 MachineInfo machine_info(const std::string& context);

@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "nn/core/adaptive_wait.hpp"
+
 extern "C" char** environ;
 
 namespace nncli {
@@ -57,7 +59,8 @@ int affinity_cpus() {
 }
 
 // Defaults for variables the user did not set:
-// - GOMP_SPINCOUNT=1000 (unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set): idle OpenMP workers spin a
+// - GOMP_SPINCOUNT=1000 (libgomp; unless OMP_WAIT_POLICY or GOMP_SPINCOUNT is set; LLVM's libomp gets a spin
+//   time that follows the load instead, nn::enable_adaptive_wait): idle OpenMP workers spin a
 //   microsecond or two, then sleep. On a busy machine a long spin burns the time slice the thread it waits
 //   for needs (small ResNet batch 32 with two busy loops per core: 2348 ms per run with libgomp's default
 //   spin, 256 ms with GOMP_SPINCOUNT=10000, 147 ms passive, 335 ms with one thread); sleeping at once
@@ -66,10 +69,12 @@ int affinity_cpus() {
 // - ONEDNN_JIT_PROFILE=0 and ONEDNN_ITT_TASK_LEVEL=0: oneDNN otherwise announces each JIT kernel to
 //   profilers (VTune/perf hooks: a search of the library path for libJitPI.so) and marks every primitive
 //   execution as an ITT task; a user who profiles with those tools sets the variables.
+// - OMP_TOOL=disabled: LLVM's libomp otherwise looks for a tool library (libarcher.so) at start.
 // - OMP_NUM_THREADS from the cgroup CPU quota when it allows fewer CPUs than the affinity mask (libgomp
 //   itself counts the affinity mask only).
 const char* policy_default(const char* name) {
   if (std::strcmp(name, "GOMP_SPINCOUNT") == 0) return lookup("OMP_WAIT_POLICY") ? nullptr : "1000";
+  if (std::strcmp(name, "OMP_TOOL") == 0) return "disabled";
   if (std::strcmp(name, "ONEDNN_JIT_PROFILE") == 0 || std::strcmp(name, "ONEDNN_ITT_TASK_LEVEL") == 0) return "0";
   if (std::strcmp(name, "OMP_NUM_THREADS") == 0) {
     static char text[16];
@@ -90,8 +95,13 @@ int available_cpus() {
   return cpus < 1 ? 1 : cpus;
 }
 
-void set_thread_count(int threads) {
+void apply_thread_settings(int threads) {
+  if (threads < 1 && !lookup("OMP_NUM_THREADS")) {  // LLVM's libomp reads environ, not the default above
+    const int cpus = available_cpus();
+    if (cpus < affinity_cpus()) threads = cpus;
+  }
   if (threads >= 1) omp_set_num_threads(threads);
+  if (!lookup("OMP_WAIT_POLICY") && !lookup("KMP_BLOCKTIME") && !lookup("KMP_LIBRARY")) nn::enable_adaptive_wait();
 }
 
 }  // namespace nncli

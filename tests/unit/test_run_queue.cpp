@@ -1,5 +1,6 @@
-// run_queue_wait_ns (libnn/src/ops/detail/run_queue.hpp), the busy-machine measure of the convolutions' team
-// choice: two spinning threads held to one CPU must show time spent waiting for it.
+// run_queue_wait_ns and QuietMeter (libnn/src/ops/detail/run_queue.hpp), the busy-machine measure of the
+// convolutions' team choice and the workers' spin time: two spinning threads held to one CPU must show time
+// spent waiting for it, and a sleeping one none.
 #include <gtest/gtest.h>
 #include <sched.h>
 
@@ -35,6 +36,14 @@ TEST(RunQueue, ThreadsSharingOneCpuWaitForIt) {
   rival.join();
   sched_setaffinity(0, sizeof saved, &saved);
   EXPECT_GT(during - before, 20'000'000);  // of ~400 ms of work for 200+ ms of CPU, well over 20 ms waited
+}
+
+TEST(RunQueue, QuietMeterSaysQuietOnlyAfterAFirstMeasure) {
+  if (nn::ops::run_queue_wait_ns() < 0) GTEST_SKIP() << "this kernel keeps no schedstat";
+  nn::ops::QuietMeter meter;
+  EXPECT_FALSE(meter.measure());                                // nothing to compare with yet
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a sleeping thread waits for no CPU
+  EXPECT_TRUE(meter.measure());
 }
 
 }  // namespace

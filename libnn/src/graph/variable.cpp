@@ -7,6 +7,7 @@
 
 #include "nn/core/error.hpp"
 #include "nn/ops/op_schema.hpp"
+#include "ops/detail/adaptive_wait.hpp"
 
 namespace nn {
 
@@ -200,6 +201,7 @@ Variable* in_place_input(FunctionNode& fn, const std::unordered_map<Variable*, i
 
 void forward_all(const std::vector<VariablePtr>& outputs, bool clear_buffer, bool clear_no_need_grad,
                  const FunctionHook& pre, const FunctionHook& post) {
+  ops::follow_machine_load();
   auto order = collect_functions(outputs);
   // Remaining consumers of each variable, to free intermediates as soon as possible.
   std::unordered_map<Variable*, int> consumers;

@@ -1,4 +1,4 @@
-// run_queue_wait_ns: the sum over /proc/self/task/*/schedstat.
+// run_queue_wait_ns: the sum over /proc/self/task/*/schedstat; QuietMeter: its growth against the wall time.
 #include "ops/detail/run_queue.hpp"
 
 #include <dirent.h>
@@ -32,6 +32,17 @@ int64_t run_queue_wait_ns() {
   }
   closedir(tasks);
   return any ? total : -1;
+}
+
+bool QuietMeter::measure() {
+  const auto now = std::chrono::steady_clock::now();
+  const int64_t wait_ns = run_queue_wait_ns();
+  const bool known = wait_ns >= 0 && last_wait_ns_ >= 0;
+  const double wall_ns = std::chrono::duration<double, std::nano>(now - last_).count();
+  const bool quiet = known && double(wait_ns - last_wait_ns_) < kQuietWait * wall_ns;
+  last_wait_ns_ = wait_ns;
+  last_ = now;
+  return quiet;
 }
 
 }  // namespace nn::ops

@@ -48,7 +48,7 @@ class TeamMode {
     const double mean = sum_ms_ / std::max(sum_flops_, 1.0);
     sum_ms_ = 0, sum_flops_ = 0, count_ = 0;
     const bool was_quiet = quiet_;
-    quiet_ = window_was_quiet();
+    quiet_ = quiet_meter_.measure();
     double& score = score_[team_ ? 1 : 0];
     score = score == 0 ? mean : 0.5 * score + 0.5 * mean;
     // The team runs first (the idle machine's choice); one thread is first tried after kMinApart windows.
@@ -82,24 +82,10 @@ class TeamMode {
   static constexpr int kWindow = 128, kMinWindow = 16;  // convolution calls per timed window
   static constexpr double kWindowMs = 400;              // a window of this many ms ends after kMinWindow
   static constexpr int kMinApart = 8, kMaxApart = 64;   // windows between tries of the slower mode
-  static constexpr double kQuietWait = 0.05;            // waits for a CPU below this share of a window: quiet
-
-  // Whether the process's threads waited for a CPU less than kQuietWait of the time since the last window.
-  bool window_was_quiet() {
-    const auto now = std::chrono::steady_clock::now();
-    const int64_t wait_ns = run_queue_wait_ns();
-    const bool known = wait_ns >= 0 && last_wait_ns_ >= 0;
-    const double wall_ns = std::chrono::duration<double, std::nano>(now - last_window_end_).count();
-    const bool quiet = known && double(wait_ns - last_wait_ns_) < kQuietWait * wall_ns;
-    last_wait_ns_ = wait_ns;
-    last_window_end_ = now;
-    return quiet;
-  }
 
   std::mutex mutex_;
+  QuietMeter quiet_meter_;  // since the last window
   bool quiet_ = false;
-  int64_t last_wait_ns_ = -1;
-  std::chrono::steady_clock::time_point last_window_end_{};
   bool team_ = true;  // an idle machine is the first guess
   bool trying_ = false;
   double sum_ms_ = 0, sum_flops_ = 0, score_[2] = {0, 0};

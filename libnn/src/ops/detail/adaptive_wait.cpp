@@ -1,0 +1,60 @@
+// nn::enable_adaptive_wait: AdaptiveWait over run-queue waits (QuietMeter) and libomp's kmp_set_blocktime.
+#include "ops/detail/adaptive_wait.hpp"
+
+#include <dlfcn.h>
+#include <omp.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "nn/core/adaptive_wait.hpp"
+#include "ops/detail/run_queue.hpp"
+
+namespace nn::ops {
+
+AdaptiveWait::AdaptiveWait(std::function<void(int)> set_spin_ms, std::function<bool()> quiet)
+    : set_spin_ms_(std::move(set_spin_ms)),
+      quiet_(std::move(quiet)),
+      last_check_(std::chrono::steady_clock::now()),
+      spin_ms_(kQuietSpinMs) {  // an idle machine is the first guess, as for the convolutions' team
+  set_spin_ms_(spin_ms_);
+}
+
+void AdaptiveWait::update(std::chrono::steady_clock::time_point now) {
+  if (now - last_check_ < kCheckEvery) return;
+  last_check_ = now;
+  const int spin = quiet_() ? kQuietSpinMs : kBusySpinMs;
+  if (spin == spin_ms_) return;
+  spin_ms_ = spin;
+  set_spin_ms_(spin);
+}
+
+using SetBlocktime = void (*)(int);
+namespace {
+std::atomic<SetBlocktime> g_set_blocktime{nullptr};  // libomp's, once enabled
+}  // namespace
+
+void follow_machine_load() {
+  const SetBlocktime set_blocktime = g_set_blocktime.load(std::memory_order_relaxed);
+  if (!set_blocktime || omp_in_parallel()) return;  // the spin time is the forking thread's setting
+  static std::mutex busy;                           // one pass at a time measures; the others go on
+  std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
+  if (!lock.owns_lock()) return;
+  static QuietMeter meter;
+  static AdaptiveWait wait([set_blocktime](int ms) { set_blocktime(ms); }, [] { return meter.measure(); });
+  static const bool started = meter.measure();  // the first measure only starts the count
+  (void)started;
+  wait.update(std::chrono::steady_clock::now());
+}
+
+}  // namespace nn::ops
+
+namespace nn {
+
+bool enable_adaptive_wait() {
+  const auto set_blocktime = reinterpret_cast<ops::SetBlocktime>(dlsym(RTLD_DEFAULT, "kmp_set_blocktime"));
+  ops::g_set_blocktime.store(set_blocktime, std::memory_order_relaxed);
+  return set_blocktime != nullptr;
+}
+
+}  // namespace nn
