@@ -53,12 +53,8 @@ namespace nn {
 
 bool enable_adaptive_wait() {
   const auto set_blocktime = reinterpret_cast<ops::SetBlocktime>(dlsym(RTLD_DEFAULT, "kmp_set_blocktime"));
-  if (!set_blocktime) return false;
-  // Now, not at the first forward pass: regions before it (a dataset cache written on all threads) would
-  // leave their workers spinning libomp's default 200 ms (LeNet's first run from PNG files: 1.04 s, not 0.82).
-  set_blocktime(ops::AdaptiveWait::kQuietSpinMs);
   ops::g_set_blocktime.store(set_blocktime, std::memory_order_relaxed);
-  return true;
+  return set_blocktime != nullptr;
 }
 
 }  // namespace nn
