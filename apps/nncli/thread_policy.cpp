@@ -102,14 +102,12 @@ void apply_thread_settings(int threads) {
   }
   if (threads >= 1) omp_set_num_threads(threads);
   if (lookup("OMP_WAIT_POLICY") || lookup("KMP_BLOCKTIME") || lookup("KMP_LIBRARY")) return;
-  // libomp reads these from the environment when it starts, at its first use (so a subcommand that computes
-  // nothing does not start it): the quiet spin from the start, as regions before the first forward pass (a
-  // dataset cache written on all threads) kept the default 200 ms (LeNet's first run from PNG files: 1.04 s,
-  // not 0.82); no thread binding, whose topology probe cost a LeNet infer 0.35 ms and each team change a
-  // sched_setaffinity call.
-  if (!nn::enable_adaptive_wait()) return;
-  setenv("KMP_BLOCKTIME", "1", 1);
-  setenv("KMP_AFFINITY", "disabled", 0);
+  // libomp reads its settings from the environment when it starts, at its first use (so a subcommand that
+  // computes nothing does not start it): the quiet spin from the start (enable_adaptive_wait sets it), as regions
+  // before the first forward pass (a dataset cache written on all threads) kept the default 200 ms (LeNet's first
+  // run from PNG files: 1.04 s, not 0.82); and no thread binding, whose topology probe cost a LeNet infer 0.35 ms
+  // and each team change a sched_setaffinity call.
+  if (nn::enable_adaptive_wait()) setenv("KMP_AFFINITY", "disabled", 0);
 }
 
 }  // namespace nncli

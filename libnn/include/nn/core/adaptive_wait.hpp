@@ -5,8 +5,9 @@ namespace nn {
 
 // From now on each forward pass checks, at most every 50 ms, whether this process's threads waited for a CPU,
 // and keeps idle workers spinning 1 ms (quiet) or lets them sleep at once (busy). nncli enables it; a program
-// that embeds libnn keeps its own OpenMP settings. False where the runtime cannot change its spin time while
-// running (libgomp reads GOMP_SPINCOUNT once).
+// that embeds libnn keeps its own OpenMP settings. Also sets KMP_BLOCKTIME to that spin in the environment, which
+// libomp reads when it starts. False where the runtime cannot change its spin time while running (libgomp reads
+// GOMP_SPINCOUNT once).
 bool enable_adaptive_wait();
 
 }  // namespace nn

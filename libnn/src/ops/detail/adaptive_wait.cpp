@@ -5,7 +5,9 @@
 #include <omp.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
+#include <string>
 
 #include "nn/core/adaptive_wait.hpp"
 #include "ops/detail/run_queue.hpp"
@@ -54,7 +56,10 @@ namespace nn {
 bool enable_adaptive_wait() {
   const auto set_blocktime = reinterpret_cast<ops::SetBlocktime>(dlsym(RTLD_DEFAULT, "kmp_set_blocktime"));
   ops::g_set_blocktime.store(set_blocktime, std::memory_order_relaxed);
-  return set_blocktime != nullptr;
+  if (!set_blocktime) return false;
+  // libomp reads it when it starts (at its first use), so the spin is short before the first forward pass too.
+  setenv("KMP_BLOCKTIME", std::to_string(ops::AdaptiveWait::kQuietSpinMs).c_str(), 1);
+  return true;
 }
 
 }  // namespace nn
