@@ -96,10 +96,8 @@ int available_cpus() {
 }
 
 void apply_thread_settings(int threads) {
-  if (threads < 1 && !lookup("OMP_NUM_THREADS")) {  // LLVM's libomp reads environ, not the default above
-    const int cpus = available_cpus();
-    if (cpus < affinity_cpus()) threads = cpus;
-  }
+  if (threads < 1 && !lookup("OMP_NUM_THREADS"))  // LLVM's libomp reads environ, not getenv's default
+    if (const char* quota = policy_default("OMP_NUM_THREADS")) threads = std::atoi(quota);
   if (threads >= 1) omp_set_num_threads(threads);
   if (lookup("OMP_WAIT_POLICY") || lookup("KMP_BLOCKTIME") || lookup("KMP_LIBRARY")) return;
   // libomp reads its settings from the environment when it starts, at its first use (so a subcommand that
