@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "formats/common/atomic_file.hpp"
 #include "formats/common/file_format.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -68,8 +69,7 @@ int run_upload(const UploadOptions& options) {
   const std::string ext = nn::formats::file_extension(options.filename);
   NN_CHECK(ext == "csv" || ext == "tar") << "'" << options.filename << "': filename with extension ." << ext
                                          << " is not supported (use .csv or .tar)";
-  NN_CHECK(std::filesystem::is_regular_file(options.filename))
-      << "'" << options.filename << "': cannot open: no such file";
+  nn::formats::require_regular_file(options.filename);
   if (ext == "tar") {
     upload_to_nnc(target, options.filename);
   } else {

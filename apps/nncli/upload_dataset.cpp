@@ -163,7 +163,7 @@ void add_member(archive* a, const std::string& tar_path, const std::string& name
 }  // namespace
 
 NncDataset prepare_nnc_dataset(const std::string& csv_path) {
-  NN_CHECK(is_regular_file(csv_path)) << "'" << csv_path << "': cannot open: no such file";
+  nn::formats::require_regular_file(csv_path);  // a folder (CLI11's PATH passes it) is named as not a file
   const std::string csv_dir = fs::path(csv_path).parent_path().string();
   NncDataset dataset;
   size_t header_cells = 0;
