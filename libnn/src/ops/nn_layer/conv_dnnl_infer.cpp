@@ -15,8 +15,12 @@
 
 namespace nn::ops {
 namespace {
-// Work below which a team is not even tried: waking a second thread costs more than it could save.
-constexpr double kTeamTrialMinFlops = 1e6;
+// Work below which a team is not even tried: splitting costs more than it could save. The team's workers spin
+// on a quiet machine (adaptive_wait.hpp), so a split costs ~1 us: at 1e6 MobileNetV2 b1 ran five depthwise
+// convolutions of 7x7 (0.85 MFLOP, ~11 us each) on one thread while the other waited; at 2e5 it took 1.99 ->
+// 1.90 ms and EfficientNet b1 3.54 -> 3.26 (medians of 6 alternating runs; 5e4 gained nothing more, 5e5 less
+// on EfficientNet; busy, both within 1 %: TeamMode runs one thread there).
+constexpr double kTeamTrialMinFlops = 2e5;
 }  // namespace
 
 // One thread or the whole team, for every inference convolution at once, chosen by timing windows of calls
