@@ -110,6 +110,27 @@ TEST(Graph, ElementwiseForwardKeepsAnInputAnotherFunctionReadsLater) {
   for (float v : y->data()->to_vector()) EXPECT_NEAR(v, std::sin(1.0) + 1, 1e-6);
 }
 
+TEST(Graph, ElementwiseForwardNeverTakesAnInputItReadsTwice) {
+  auto x = filled({4}, 0.5f, false);
+  auto a = F::mul_scalar(x, 2.0);
+  const NdArray* a_array = a->data().get();
+  auto y = F::mul_scalar(F::mul2(a, a), 1.0);  // a is its only reader's two inputs: never overwritten mid-way
+  y->forward(true);
+  for (float v : y->data()->to_vector()) EXPECT_NEAR(v, 1.0, 1e-6);
+  EXPECT_EQ(a->data().get(), a_array);
+  EXPECT_FALSE(a->data()->allocated());  // freed once its reader ran
+}
+
+TEST(Graph, ClearBufferKeepsAnOutputOtherFunctionsRead) {
+  auto x = filled({4}, 0.5f, false);
+  auto h = F::mul_scalar(x, 2.0);
+  auto y = F::sin(h);  // elementwise, h's last reader
+  forward_all({h, y}, /*clear_buffer=*/true);
+  for (float v : h->data()->to_vector()) EXPECT_NEAR(v, 1.0, 1e-6);
+  for (float v : y->data()->to_vector()) EXPECT_NEAR(v, std::sin(1.0), 1e-6);
+  EXPECT_NE(y->data(), h->data());
+}
+
 TEST(Graph, PersistentSurvivesClearBuffer) {
   auto x = filled({4}, 1.f, false);
   auto a = F::mul_scalar(x, 2.0);
@@ -160,6 +181,9 @@ TEST(Graph, ForwardAllRunsSharedFunctionsOnce) {
   auto a = F::sin(h), b = F::cos(h);
   int calls = 0;
   forward_all({a, b}, false, false, [&](const FunctionNode&) { ++calls; });
+  EXPECT_EQ(calls, 3);
+  calls = 0;  // a later walk of the same nodes sees each of them again
+  forward_all({b, a, b}, false, false, [&](const FunctionNode&) { ++calls; });
   EXPECT_EQ(calls, 3);
 }
 

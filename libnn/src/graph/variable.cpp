@@ -2,7 +2,7 @@
 #include "nn/graph/variable.hpp"
 
 #include <algorithm>
-#include <unordered_map>
+#include <atomic>
 #include <unordered_set>
 
 #include "nn/core/error.hpp"
@@ -82,12 +82,16 @@ FunctionNode::FunctionNode(FunctionPtr f, std::vector<VariablePtr> inputs)
 
 std::vector<VariablePtr> FunctionNode::outputs() const {
   std::vector<VariablePtr> outs;
-  for (const auto& w : outputs_) {
-    auto v = w.lock();
-    if (!v) v = Variable::create();  // an output nobody holds any more: a scratch variable
-    outs.push_back(v);
-  }
+  outputs(outs);
   return outs;
+}
+
+void FunctionNode::outputs(std::vector<VariablePtr>& into) const {
+  into.clear();
+  for (const auto& w : outputs_) {
+    into.push_back(w.lock());
+    if (!into.back()) into.back() = Variable::create();  // an output nobody holds any more: a scratch variable
+  }
 }
 
 void FunctionNode::set_outputs(const std::vector<VariablePtr>& outs) { outputs_.assign(outs.begin(), outs.end()); }
@@ -129,23 +133,20 @@ std::vector<VariablePtr> connect(const FunctionPtr& f, const std::vector<Variabl
 
 // ---------------------------------------------------------------------------------------------------
 std::vector<FunctionNode*> collect_functions(const std::vector<VariablePtr>& outputs) {
+  static std::atomic<uint64_t> walks{0};
+  const uint64_t walk = ++walks;  // nodes remember the last walk that saw them: no set to hash into
   std::vector<FunctionNode*> order;
-  std::unordered_set<FunctionNode*> seen;
   // Iterative post-order DFS (deep graphs must not overflow the stack).
   std::vector<std::pair<FunctionNode*, size_t>> stack;
   for (const auto& o : outputs) {
     FunctionNode* root = o->parent().get();
-    if (!root || seen.count(root)) continue;
-    seen.insert(root);
+    if (!root || !root->visit(walk)) continue;
     stack.push_back({root, 0});
     while (!stack.empty()) {
       auto& [fn, next] = stack.back();
       if (next < fn->inputs().size()) {
         FunctionNode* p = fn->inputs()[next++]->parent().get();
-        if (p && !seen.count(p)) {
-          seen.insert(p);
-          stack.push_back({p, 0});
-        }
+        if (p && p->visit(walk)) stack.push_back({p, 0});
       } else {
         order.push_back(fn);
         stack.pop_back();
@@ -162,10 +163,15 @@ Variables raw(const std::vector<VariablePtr>& v) {
   return r;
 }
 
-// Runs fn's forward; with `in_place` (one of its inputs, see Function::forward_in_place), output 0 is computed
-// over that input's array, which then leaves the input (its variable gets a new, empty one).
-void run_forward(FunctionNode& fn, const std::vector<VariablePtr>& outs, Variable* in_place = nullptr) {
-  auto in = raw(fn.inputs()), out = raw(outs);
+void raw_into(const std::vector<VariablePtr>& v, Variables& into) {
+  into.clear();
+  for (auto& x : v) into.push_back(x.get());
+}
+
+// Runs fn's forward over `in` and `out` (its inputs and outputs); with `in_place` (one of its inputs, see
+// Function::forward_in_place), output 0 is computed over that input's array, which then leaves the input (its
+// variable makes a new, empty one when next asked for its data).
+void run_forward(FunctionNode& fn, const Variables& in, const Variables& out, Variable* in_place = nullptr) {
   Function& f = fn.function();
   bool changed = false;
   for (size_t i = 0; i < in.size(); ++i) changed |= in[i]->shape() != f.setup_input_shapes()[i];
@@ -173,24 +179,28 @@ void run_forward(FunctionNode& fn, const std::vector<VariablePtr>& outs, Variabl
     if (changed) f.setup(in, out);
     if (in_place) out[0]->set_data(in_place->data());
     f.forward(in, out);
-    if (in_place) in_place->set_data(NdArray::create(in_place->shape()));
+    if (in_place) in_place->drop_data();
   } catch (Error& e) {
     e.add_context("function " + fn.label());  // built only on failure: forward is hot at batch 1
     throw;
   }
 }
 
-// The input whose array fn's output may take (an intermediate that only fn still reads, of the output's
-// shape, and the function computes element-wise from it), or null. `remaining`: readers left per variable.
+bool holds(const std::vector<VariablePtr>& vars, const Variable* v) {
+  for (const auto& x : vars)
+    if (x.get() == v) return true;
+  return false;
+}
+
+// The input whose array fn's output may take (an intermediate that only fn still reads, once, of the output's
+// shape, and the function computes element-wise from it), or null. `keep`: the pass's outputs, never taken.
 // An array something else also holds (another variable's data, a caller's reference) is never taken.
-Variable* in_place_input(FunctionNode& fn, const std::unordered_map<Variable*, int>& remaining,
-                         const std::unordered_set<Variable*>& keep) {
-  const auto& outs = fn.outputs();
-  if (outs.size() != 1 || outs[0]->persistent() || keep.count(outs[0].get())) return nullptr;
+Variable* in_place_input(FunctionNode& fn, const std::vector<VariablePtr>& outs,
+                         const std::vector<VariablePtr>& keep) {
+  if (outs.size() != 1 || outs[0]->persistent() || holds(keep, outs[0].get())) return nullptr;
   for (size_t i = 0; i < fn.inputs().size(); ++i) {
     Variable* v = fn.inputs()[i].get();
-    auto it = remaining.find(v);
-    if (it == remaining.end() || it->second != 1 || !v->parent() || v->persistent() || keep.count(v) ||
+    if (v->pending_readers() != 1 || !v->parent() || v->persistent() || holds(keep, v) ||
         v->data().use_count() != 1)
       continue;
     if (v->shape() == outs[0]->shape() && fn.function().forward_in_place(int(i))) return v;
@@ -202,26 +212,35 @@ Variable* in_place_input(FunctionNode& fn, const std::unordered_map<Variable*, i
 void forward_all(const std::vector<VariablePtr>& outputs, bool clear_buffer, bool clear_no_need_grad,
                  const FunctionHook& pre, const FunctionHook& post) {
   ops::follow_machine_load();
-  auto order = collect_functions(outputs);
-  // Remaining consumers of each variable, to free intermediates as soon as possible.
-  std::unordered_map<Variable*, int> consumers;
-  std::unordered_set<Variable*> keep;
-  for (auto& o : outputs) keep.insert(o.get());
-  if (clear_buffer || clear_no_need_grad)
+  const auto order = collect_functions(outputs);
+  const bool releasing = clear_buffer || clear_no_need_grad;
+  // Readers left per intermediate (Variable::pending_readers), to free it once its last reader ran. Parameters
+  // and inputs (no parent) are never freed, nor counted: graphs that run at once on several threads share them.
+  if (releasing) {
     for (auto* fn : order)
-      for (auto& v : fn->inputs()) ++consumers[v.get()];
+      for (auto& v : fn->inputs())
+        if (v->parent()) v->set_pending_readers(0);
+    for (auto* fn : order)
+      for (auto& v : fn->inputs())
+        if (v->parent()) v->set_pending_readers(v->pending_readers() + 1);
+  }
+  std::vector<VariablePtr> outs;  // reused by every function: no allocation per call
+  Variables in, out;
   for (auto* fn : order) {
-    auto outs = fn->outputs();
+    fn->outputs(outs);
+    raw_into(fn->inputs(), in);
+    raw_into(outs, out);
     if (pre) pre(*fn);
-    run_forward(*fn, outs, clear_buffer ? in_place_input(*fn, consumers, keep) : nullptr);
+    run_forward(*fn, in, out, clear_buffer ? in_place_input(*fn, outs, outputs) : nullptr);
     if (post) post(*fn);
-    if (!clear_buffer && !clear_no_need_grad) continue;
-    for (size_t i = 0; i < fn->inputs().size(); ++i) {
-      Variable* v = fn->inputs()[i].get();
-      if (--consumers[v] > 0 || !v->parent() || v->persistent() || keep.count(v)) continue;
+    if (!releasing) continue;
+    for (Variable* v : in) {
+      if (!v->parent()) continue;
+      v->set_pending_readers(v->pending_readers() - 1);
+      if (v->pending_readers() > 0 || v->persistent() || holds(outputs, v)) continue;
       bool needed_by_backward = false;
       if (!clear_buffer) needed_by_backward = v->need_grad() || fn->need_grad();
-      if (!needed_by_backward) v->data()->clear();
+      if (!needed_by_backward && v->has_data()) v->data()->clear();
     }
   }
 }

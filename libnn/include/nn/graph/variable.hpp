@@ -1,5 +1,6 @@
 // Variable: data and grad arrays plus its place in the computation graph (nnabla's Variable + CgVariable).
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -36,6 +37,8 @@ class Variable : public std::enable_shared_from_this<Variable> {
   void set_data(NdArrayPtr a);
   void set_grad(NdArrayPtr a);
   bool has_grad() const { return grad_ != nullptr; }
+  bool has_data() const { return data_ != nullptr; }
+  void drop_data() { data_.reset(); }  // data() makes a new, empty array when next asked
 
   bool need_grad() const { return need_grad_; }
   void set_need_grad(bool v) { need_grad_ = v; }
@@ -63,6 +66,11 @@ class Variable : public std::enable_shared_from_this<Variable> {
   // Calls f on each function this variable depends on, in forward order.
   void visit_functions(const std::function<void(FunctionNode&)>& f);
 
+  // forward_all's count of the functions still to read this intermediate in the pass running over its graph
+  // (a field, not a map: forward's bookkeeping was hashing per function per call). Meaningless elsewhere.
+  int pending_readers() const { return pending_readers_; }
+  void set_pending_readers(int n) { pending_readers_ = n; }
+
  private:
   Shape shape_;
   NdArrayPtr data_, grad_;
@@ -71,6 +79,7 @@ class Variable : public std::enable_shared_from_this<Variable> {
   std::string name_;
   FunctionNodePtr parent_;
   int rank_ = 0;
+  int pending_readers_ = 0;
 };
 
 // A Function placed in the graph: owns its inputs, knows its outputs weakly.
@@ -80,7 +89,15 @@ class FunctionNode : public std::enable_shared_from_this<FunctionNode> {
   Function& function() const { return *function_; }
   const FunctionPtr& function_ptr() const { return function_; }
   const std::vector<VariablePtr>& inputs() const { return inputs_; }
-  std::vector<VariablePtr> outputs() const;  // throws if an output was destroyed
+  std::vector<VariablePtr> outputs() const;  // an output nobody holds any more comes back as a scratch variable
+  void outputs(std::vector<VariablePtr>& into) const;  // the same into a vector the caller reuses
+  // Marks this node seen by the graph walk `walk` (collect_functions numbers its walks); false when it was
+  // already. A walk runs on one thread; walks of one graph from two threads at once are not supported.
+  bool visit(uint64_t walk) {
+    if (visited_by_ == walk) return false;
+    visited_by_ = walk;
+    return true;
+  }
   void set_outputs(const std::vector<VariablePtr>& outs);
   void replace_output(Variable* old_var, const VariablePtr& new_var);
   int rank() const { return rank_; }
@@ -93,6 +110,7 @@ class FunctionNode : public std::enable_shared_from_this<FunctionNode> {
   std::vector<VariablePtr> inputs_;
   std::vector<std::weak_ptr<Variable>> outputs_;
   int rank_ = 0;
+  uint64_t visited_by_ = 0;
 };
 
 // Places f in the graph over inputs; creates, sets up and returns its outputs.
