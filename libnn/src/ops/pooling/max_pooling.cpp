@@ -134,9 +134,10 @@ class MaxPooling : public Function {
   }
 
   // max_window_channels<3, 3> sixteen channels at a time in AVX-512 registers, for c a multiple of 16: half the
-  // instructions (squeezenet's first 3x3 pooling, 64 channels over 111x111, one thread: 0.0585 -> 0.0476 ms, medians of 4 alternating runs).
+  // instructions (squeezenet's first 3x3 pooling, 64 channels over 111x111, one thread: 0.0585 -> 0.0476 ms,
+  // medians of 4 alternating runs).
   __attribute__((target("avx512f"))) static void max_3x3_sixteen_channels(const float* x, int64_t row_stride,
-                                                                         int64_t c, float* __restrict y) {
+                                                                          int64_t c, float* __restrict y) {
     typedef float Vec16 __attribute__((vector_size(64)));
     for (int64_t k = 0; k < c; k += 16) {
       Vec16 best;
