@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "nn/core/error.hpp"
+#include "core/host_arena.hpp"
 #include "nn/core/half.hpp"
 
 namespace nn {
@@ -48,6 +49,15 @@ std::mutex g_large_mutex;
 std::multimap<size_t, void*> g_large_free;
 size_t g_large_cached = 0;
 
+// Blocks from 64 KiB up to kLargeBlock come from the first-fit arena (host_arena.hpp), which keeps the
+// activations an inference frees and allocates again packed in memory the previous functions touched, on
+// huge pages. Against glibc's heap, medians of 4-6 alternating runs: MobileNetV2 b1 1.852 -> 1.769 ms,
+// EfficientNet b1 3.193 -> 3.112 (6 of 6), MobileNetV2 b32 59.1 -> 58.4 (5 of 5), squeezenet b1 +0.8 %;
+// training one epoch, LeNet 1.322 -> 1.212 s and MLP 0.315 -> 0.303. (Keeping every activation instead cost
+// MobileNetV2 b1 31 % on one thread, and a pool of exact-size blocks 13 %: how recently the memory was
+// touched is what counts.) Smaller blocks stay on malloc's thread caches.
+constexpr size_t kArenaMinBytes = size_t(64) << 10;
+
 void* take_large(size_t rounded) {
   if (rounded < kLargeBlock) return nullptr;
   std::lock_guard<std::mutex> lock(g_large_mutex);
@@ -75,6 +85,18 @@ std::shared_ptr<Buffer> host_allocate(size_t bytes) {
   tune_malloc_once();
   auto b = std::make_shared<Buffer>();
   const size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+  if (rounded >= kArenaMinBytes && rounded < kLargeBlock) {
+    if (void* p = arena_allocate(rounded)) {
+      b->ptr = p;
+      b->bytes = bytes;
+      note_alloc(bytes);
+      b->release = [bytes, rounded](void* q) {
+        arena_free(q, rounded);
+        g_live.fetch_sub(bytes);
+      };
+      return b;
+    }
+  }
   b->ptr = take_large(rounded);
   if (!b->ptr) b->ptr = std::aligned_alloc(64, rounded);
   NN_CHECK(b->ptr) << "out of memory allocating " << bytes << " bytes";

@@ -1,0 +1,97 @@
+// The arena behind host_arena.hpp: 64 MiB mappings (larger for a larger block) on transparent huge pages, each
+// with its free ranges by offset; a block goes to the first range that fits, so live blocks stay packed at the
+// bottom and the memory the next function writes is memory a recent one touched.
+#include "core/host_arena.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace nn {
+namespace {
+
+constexpr size_t kChunkBytes = size_t(64) << 20;
+constexpr size_t kHugePage = size_t(2) << 20;
+
+struct Chunk {
+  char* base = nullptr;
+  size_t bytes = 0;
+  std::map<size_t, size_t> free;  // offset -> length of each free range, none adjacent to another
+};
+
+std::mutex g_mutex;
+std::vector<Chunk> g_chunks;
+
+// A new mapping of at least `at_least` bytes, aligned to and asked for in huge pages (where the kernel's
+// transparent huge pages are "madvise", as on this machine; a no-op where they are "never").
+bool map_chunk(size_t at_least) {
+  const size_t bytes = std::max(kChunkBytes, (at_least + kHugePage - 1) / kHugePage * kHugePage);
+  void* p =
+      mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return false;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
+  madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+  Chunk c;
+  c.base = reinterpret_cast<char*>(aligned);
+  c.bytes = bytes;
+  c.free.emplace(0, bytes);
+  g_chunks.push_back(std::move(c));
+  return true;
+}
+
+void* take_first_fit(Chunk& c, size_t bytes) {
+  for (auto it = c.free.begin(); it != c.free.end(); ++it) {
+    if (it->second < bytes) continue;
+    const size_t offset = it->first, length = it->second;
+    c.free.erase(it);
+    if (length > bytes) c.free.emplace(offset + bytes, length - bytes);
+    return c.base + offset;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void* arena_allocate(size_t bytes) {
+#if defined(NN_HOST_ARENA_OFF)
+  (void)bytes;
+  return nullptr;
+#else
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (auto& c : g_chunks)
+    if (void* p = take_first_fit(c, bytes)) return p;
+  if (!map_chunk(bytes)) return nullptr;
+  return take_first_fit(g_chunks.back(), bytes);
+#endif
+}
+
+void arena_free(void* p, size_t bytes) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  char* block = static_cast<char*>(p);
+  for (auto& c : g_chunks) {
+    if (block < c.base || block >= c.base + c.bytes) continue;
+    size_t offset = size_t(block - c.base), length = bytes;
+    auto next = c.free.lower_bound(offset);
+    if (next != c.free.end() && next->first == offset + length) {  // merge with the range after
+      length += next->second;
+      next = c.free.erase(next);
+    }
+    if (next != c.free.begin()) {  // and with the one before
+      auto prev = std::prev(next);
+      if (prev->first + prev->second == offset) {
+        offset = prev->first;
+        length += prev->second;
+        c.free.erase(prev);
+      }
+    }
+    c.free.emplace(offset, length);
+    return;
+  }
+}
+
+}  // namespace nn
