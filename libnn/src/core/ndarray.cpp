@@ -85,25 +85,18 @@ std::shared_ptr<Buffer> host_allocate(size_t bytes) {
   tune_malloc_once();
   auto b = std::make_shared<Buffer>();
   const size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-  if (rounded >= kArenaMinBytes && rounded < kLargeBlock) {
-    if (void* p = arena_allocate(rounded)) {
-      b->ptr = p;
-      b->bytes = bytes;
-      note_alloc(bytes);
-      b->release = [bytes, rounded](void* q) {
-        arena_free(q, rounded);
-        g_live.fetch_sub(bytes);
-      };
-      return b;
-    }
-  }
-  b->ptr = take_large(rounded);
+  if (rounded >= kArenaMinBytes && rounded < kLargeBlock) b->ptr = arena_allocate(rounded);
+  const bool in_arena = b->ptr != nullptr;
+  if (!b->ptr) b->ptr = take_large(rounded);
   if (!b->ptr) b->ptr = std::aligned_alloc(64, rounded);
   NN_CHECK(b->ptr) << "out of memory allocating " << bytes << " bytes";
   b->bytes = bytes;
   note_alloc(bytes);
-  b->release = [bytes, rounded](void* p) {
-    give_back(p, rounded);
+  b->release = [bytes, rounded, in_arena](void* p) {
+    if (in_arena)
+      arena_free(p, rounded);
+    else
+      give_back(p, rounded);
     g_live.fetch_sub(bytes);
   };
   return b;
