@@ -10,8 +10,8 @@
 #include <map>
 #include <mutex>
 
-#include "nn/core/error.hpp"
 #include "core/host_arena.hpp"
+#include "nn/core/error.hpp"
 #include "nn/core/half.hpp"
 
 namespace nn {
@@ -50,10 +50,10 @@ std::multimap<size_t, void*> g_large_free;
 size_t g_large_cached = 0;
 
 // Blocks from 16 KiB up to kLargeBlock come from the first-fit arena (host_arena.hpp), which keeps the
-// activations an inference frees and allocates again packed in memory the previous functions touched, on
-// huge pages. Against glibc's heap, medians of 4-6 alternating runs: MobileNetV2 b1 1.852 -> 1.769 ms,
-// EfficientNet b1 3.193 -> 3.112 (6 of 6), MobileNetV2 b32 59.1 -> 58.4 (5 of 5), squeezenet b1 +0.8 %;
-// training one epoch, LeNet 1.322 -> 1.212 s and MLP 0.315 -> 0.303. (Keeping every activation instead cost
+// activations an inference frees and allocates again packed in memory the previous functions touched (on huge
+// pages once a mapping is 8 MiB full). Against glibc's heap, medians of 4-6 alternating runs: MobileNetV2 b1 1.852
+// -> 1.769 ms, EfficientNet b1 3.193 -> 3.112 (6 of 6), MobileNetV2 b32 59.1 -> 58.4 (5 of 5), squeezenet b1 +0.8
+// %; training one epoch, LeNet 1.322 -> 1.212 s and MLP 0.315 -> 0.303. (Keeping every activation instead cost
 // MobileNetV2 b1 31 % on one thread, and a pool of exact-size blocks 13 %: how recently the memory was
 // touched is what counts.) From 16 KiB rather than 64 (squeeze-excite's small arrays): EfficientNet b1 3.451 ->
 // 3.403 ms (5 of 6), LeNet training 1.378 -> 1.277 s, MLP the same; from 4 KiB LeNet lost again. Smaller

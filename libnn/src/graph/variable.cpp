@@ -157,15 +157,15 @@ std::vector<FunctionNode*> collect_functions(const std::vector<VariablePtr>& out
 }
 
 namespace {
-Variables raw(const std::vector<VariablePtr>& v) {
-  Variables r;
-  for (auto& x : v) r.push_back(x.get());
-  return r;
-}
-
 void raw_into(const std::vector<VariablePtr>& v, Variables& into) {
   into.clear();
   for (auto& x : v) into.push_back(x.get());
+}
+
+Variables raw(const std::vector<VariablePtr>& v) {
+  Variables r;
+  raw_into(v, r);
+  return r;
 }
 
 // Runs fn's forward over `in` and `out` (its inputs and outputs); with `in_place` (one of its inputs, see
