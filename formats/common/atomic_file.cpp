@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "nn/core/error.hpp"
@@ -143,15 +144,25 @@ void require_regular_file(const std::string& path) {
   open_regular(path, "'" + path + "'", &file, &st);
 }
 
-std::string read_file(const std::string& path, uint64_t max_bytes) {
+ReadableFile::ReadableFile(const std::string& path, uint64_t max_bytes) {
   const std::string what = "'" + path + "'";
   ScopedFd file;
   struct stat st {};
   open_regular(path, what, &file, &st);
   NN_CHECK(uint64_t(st.st_size) <= max_bytes)
       << what << ": file is too large (" << st.st_size << " bytes, limit " << max_bytes << ")";
-  std::string data(size_t(st.st_size), '\0');
-  read_exactly(file.fd, 0, data, what);
+  std::swap(fd_, file.fd);
+  size_ = uint64_t(st.st_size);
+}
+
+ReadableFile::~ReadableFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string read_file(const std::string& path, uint64_t max_bytes) {
+  ReadableFile file(path, max_bytes);
+  std::string data(size_t(file.size()), '\0');
+  read_exactly(file.fd(), 0, data, "'" + path + "'");
   return data;
 }
 

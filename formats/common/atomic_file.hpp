@@ -41,8 +41,24 @@ void install_temp_file_cleanup();
 // Writes bytes to path atomically (temp + rename). Throws nn::Error naming the path on failure.
 void write_file_atomic(const std::string& path, std::string_view bytes);
 
-// Reads a whole regular file; refuses files larger than max_bytes and anything that is not a regular
-// file (a FIFO, a device or a directory never blocks or is read).
+// A regular file open for reading, closed by the destructor: refuses files larger than max_bytes and
+// anything that is not a regular file (a FIFO, a device or a directory never blocks or is read).
+class ReadableFile {
+ public:
+  explicit ReadableFile(const std::string& path, uint64_t max_bytes = kMaxFileBytes);
+  ~ReadableFile();
+  ReadableFile(const ReadableFile&) = delete;
+  ReadableFile& operator=(const ReadableFile&) = delete;
+
+  int fd() const { return fd_; }
+  uint64_t size() const { return size_; }  // at opening
+
+ private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+};
+
+// Reads a whole regular file, checked as ReadableFile checks it.
 std::string read_file(const std::string& path, uint64_t max_bytes = kMaxFileBytes);
 
 // Throws unless path names a regular file that can be opened for reading (never blocks on a FIFO).

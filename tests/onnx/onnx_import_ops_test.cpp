@@ -1,8 +1,11 @@
 // ONNX import of operators the node tests do not cover: LSTM/GRU in PyTorch's layouts against a reference,
 // refusals with their messages, and a batch folded into another axis under a symbolic batch.
+// Also: a file import, which frees initializer data as it reads it, gives the parameters of the whole proto.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 
 #include "formats/onnx/import/onnx_importer.hpp"
 #include "nn/core/error.hpp"
@@ -258,4 +261,38 @@ TEST(OnnxImportOps, FoldedBatchStaysDynamic) {
   const auto got = onnx_test::run_model(model, {{{1, 3, 4}, values(12, 3)}});
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].values.size(), 12u);
+}
+
+// Importing a file frees each initializer's data once read; with a symbolic batch the graph is walked twice,
+// and only the second walk may free it. Either way the parameters are those of the proto kept whole.
+TEST(OnnxImportOps, FileImportKeepsEveryInitializerOnceFreed) {
+  for (const int64_t batch : {int64_t(-1), int64_t(2)}) {
+    Graph m(13);
+    m.input("X", {batch, 3});
+    m.init("W", {3, 2}, values(6, 5));
+    m.init("B", {2}, values(2, 6));
+    m.node("MatMul", {"X", "W"}, {"XW"});
+    m.node("Add", {"XW", "B"}, {"Y"});
+    m.output("Y");
+    const std::string path = testing::TempDir() + "initializers_freed.onnx";
+    {
+      std::ofstream out(path, std::ios::binary);
+      ASSERT_TRUE(m.model.SerializeToOstream(&out));
+    }
+    const ir::Model whole = formats::onnx::import_model_proto(m.model, ".");
+    const ir::Model from_file = formats::onnx::import_model(path);
+    ASSERT_EQ(from_file.parameters.size(), whole.parameters.size()) << "batch " << batch;
+    ASSERT_EQ(whole.parameters.size(), 2u);
+    for (size_t i = 0; i < whole.parameters.size(); ++i) {
+      EXPECT_EQ(from_file.parameters[i].name, whole.parameters[i].name);
+      EXPECT_EQ(from_file.parameters[i].shape, whole.parameters[i].shape);
+      EXPECT_EQ(from_file.parameters[i].data, whole.parameters[i].data) << whole.parameters[i].name;
+    }
+    const int64_t rows = batch < 0 ? 1 : batch;  // a symbolic batch runs at 1
+    const auto got = onnx_test::run_model(from_file, {{{rows, 3}, values(size_t(rows * 3), 7)}});
+    const auto want = onnx_test::run_model(whole, {{{rows, 3}, values(size_t(rows * 3), 7)}});
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].values, want.at(0).values);
+    std::remove(path.c_str());
+  }
 }

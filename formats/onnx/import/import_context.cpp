@@ -275,17 +275,18 @@ ir::Model ImportContext::finish(const std::vector<std::string>& inputs, const st
   for (const auto& in : inputs)
     if (!tensors_.at(in).constant) exec.data_variable.push_back({in, in});
   for (const auto& out : outputs) exec.output_variable.push_back({out, "", out});
-  for (const auto& [name, t] : tensors_) {
+  for (auto& [name, t] : tensors_) {
     if (!t.constant || !used.count(name)) continue;
     ir::Parameter p;
     p.name = name;
     p.shape = t.var->shape();
     p.data = t.var->data()->to_vector();
-    model.parameters.push_back(std::move(p));
+    t.var.reset();  // the constant is held once, as the parameter, from here on
     ir::Variable v;
     v.name = name;
     v.type = "Parameter";
-    v.shape = t.var->shape();
+    v.shape = p.shape;
+    model.parameters.push_back(std::move(p));
     v.initializer = {"Constant", 1.0};
     network_.variables.push_back(v);
     exec.parameter_variable.push_back({name, 1.0});

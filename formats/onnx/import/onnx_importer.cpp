@@ -50,7 +50,10 @@ bool has_symbolic_dims(const ::onnx::ModelProto& model) {
   return false;
 }
 
-ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_dir, int64_t symbolic) {
+// `release`, when given, is `model` itself, whose initializers' data is freed as soon as it is read (the last
+// walk over a model nothing reads again): a model's weights are then held once at a time, not twice.
+ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_dir, int64_t symbolic,
+                       ::onnx::ModelProto* release = nullptr) {
   const int64_t opset = default_opset(model);
   const auto& graph = model.graph();
   const std::string graph_name = graph.name().empty() ? std::string("network") : graph.name();
@@ -59,12 +62,18 @@ ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_
 
   std::set<std::string> initializer_names, input_names;
   for (const auto& info : graph.input()) input_names.insert(info.name());
-  for (const auto& init : graph.initializer()) {
+  for (int i = 0; i < graph.initializer_size(); ++i) {
+    const auto& init = graph.initializer(i);
     TensorData t = with_context("initializer " + quoted(init.name()), [&] { return read_tensor(init, base_dir); });
     // Initializers also listed as graph inputs are overridable: kept as parameters, never folded away.
     ctx.add_constant(init.name(), t.shape, std::move(t.values), std::move(t.ints), t.data_type,
                      !input_names.count(init.name()));
     initializer_names.insert(init.name());
+    if (release) {  // swapped with one that holds only the name, which then frees the data
+      ::onnx::TensorProto name_only;
+      name_only.set_name(init.name());
+      release->mutable_graph()->mutable_initializer(i)->Swap(&name_only);
+    }
   }
   std::vector<std::string> inputs, outputs;
   for (const auto& info : graph.input()) {
@@ -107,7 +116,9 @@ std::vector<std::string> unsupported_operators(const ::onnx::ModelProto& model) 
   return missing;
 }
 
-ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string& base_dir) {
+namespace {
+ir::Model import_checked(const ::onnx::ModelProto& model, const std::string& base_dir,
+                         ::onnx::ModelProto* release) {
   const std::vector<std::string> missing = unsupported_operators(model);
   if (!missing.empty()) {
     std::string list;
@@ -116,17 +127,23 @@ ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string&
                                      << " is currently not supported for NNP conversion (unsupported: " << list
                                      << ")";
   }
-  if (!has_symbolic_dims(model)) return import_graph(model, base_dir, 1);
+  if (!has_symbolic_dims(model)) return import_graph(model, base_dir, 1, release);
   // Traced at batch 1 and 2: dims that follow the symbolic size become -1 (any -b at run time).
-  return merge_symbolic_batch(import_graph(model, base_dir, 1), import_graph(model, base_dir, 2));
+  ir::Model batch1 = import_graph(model, base_dir, 1);
+  return merge_symbolic_batch(std::move(batch1), import_graph(model, base_dir, 2, release));
+}
+}  // namespace
+
+ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string& base_dir) {
+  return import_checked(model, base_dir, nullptr);
 }
 
 ir::Model import_model(const std::string& path) {
-  const ::onnx::ModelProto model = load_model_proto(path);
+  ::onnx::ModelProto model = load_model_proto(path);
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
   return naming_out_of_memory(quoted(path), [&] {
     return with_context(quoted(path),
-                        [&] { return import_model_proto(model, base_dir.empty() ? "." : base_dir); });
+                        [&] { return import_checked(model, base_dir.empty() ? "." : base_dir, &model); });
   });
 }
 
