@@ -97,6 +97,7 @@ std::vector<ExecutorOutput> ExecutorRunner::run() {
   const std::string& mode = executor_.repeat_evaluation_type;
   std::vector<std::vector<double>> sum(outputs_.size()), sum_sq(outputs_.size());
   std::vector<ExecutorOutput> result(outputs_.size());
+  nn::NdArray::open_arena();  // the model is loaded: activations from the arena from here on
   for (int64_t e = 0; e < evaluations; ++e) {
     fill_generators();
     nn::NoGradScope no_grad;  // an executor only runs forward: kernels may fuse and keep their own layouts

@@ -297,6 +297,7 @@ TargetResult profile_optimizer(const nn::ir::Model& model, std::vector<nn::ir::P
   FunctionTimer fwd(table, "forward_function", settings.context, settings.function_times);
   FunctionTimer bwd(table, "backward_function", settings.context, settings.function_times);
   const double wd = o.solver.weight_decay;
+  nn::NdArray::open_arena();  // built: arrays from the arena from here on, as in training
   auto step = [&](bool record) {
     ItemTable scratch;
     ItemTable& t = record ? table : scratch;
@@ -387,6 +388,7 @@ TargetResult profile_executor(const nn::ir::Model& model, std::vector<nn::ir::Pa
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
   FunctionTimer fwd(table, "forward_function", settings.context, settings.function_times);
+  nn::NdArray::open_arena();  // built: activations from the arena from here on, as infer runs
   auto step = [&](bool record) {
     ItemTable scratch;
     ItemTable& t = record ? table : scratch;

@@ -1,5 +1,6 @@
 // The host arena (libnn/src/core/host_arena.hpp): first fit at the lowest free address, freed neighbours merged,
-// blocks larger than a mapping, 64-byte alignment, and blocks from several threads at once.
+// blocks larger than a mapping, 64-byte alignment, blocks from several threads at once, and NdArrays in it only
+// once it is opened.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "core/host_arena.hpp"
+#include "nn/core/ndarray.hpp"
 
 namespace {
 
@@ -76,6 +78,18 @@ TEST(HostArena, ThreadsAllocateAndFreeAtOnce) {
     });
   for (auto& th : threads) th.join();
   for (int f : failures) EXPECT_EQ(f, 0);
+}
+
+// CTest runs each case in a process of its own, so nothing here opened the arena before this case.
+TEST(HostArena, ArraysComeFromItOnlyOnceOpened) {
+  const nn::Shape activation_size{int64_t(kBlock / sizeof(float))};
+  nn::NdArrayPtr loaded = nn::NdArray::create(activation_size);
+  EXPECT_FALSE(nn::arena_holds(loaded->cast<float>()));
+  nn::NdArray::open_arena();
+  nn::NdArrayPtr activation = nn::NdArray::create(activation_size);
+  EXPECT_TRUE(nn::arena_holds(activation->cast<float>()));
+  nn::NdArrayPtr small = nn::NdArray::create({16});  // below 16 KiB: malloc's
+  EXPECT_FALSE(nn::arena_holds(small->cast<float>()));
 }
 #endif
 

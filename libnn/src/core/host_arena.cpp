@@ -78,6 +78,14 @@ void* arena_allocate(size_t bytes) {
 #endif
 }
 
+bool arena_holds(const void* p) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  const char* at = static_cast<const char*>(p);
+  for (const auto& c : g_chunks)
+    if (at >= c.base && at < c.base + c.bytes) return true;
+  return false;
+}
+
 void arena_free(void* p, size_t bytes) {
   std::lock_guard<std::mutex> lock(g_mutex);
   char* block = static_cast<char*>(p);

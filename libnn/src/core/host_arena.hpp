@@ -18,5 +18,7 @@ namespace nn {
 void* arena_allocate(size_t bytes);
 // Gives back a block arena_allocate returned, merged with its free neighbours.
 void arena_free(void* p, size_t bytes);
+// Whether `p` lies in one of the arena's mappings.
+bool arena_holds(const void* p);
 
 }  // namespace nn

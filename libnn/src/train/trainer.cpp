@@ -198,6 +198,7 @@ Solver& Trainer::solver(size_t i) { return *optimizers_.at(i)->solver; }
 BatchSource& Trainer::train_source(const std::string& dataset) { return *train_sources_.at(dataset); }
 
 double Trainer::update(int64_t it) {
+  NdArray::open_arena();  // set up: activations and gradients from the arena from here on
   const detail::IterationInfo info{it, iter_per_epoch_, max_epoch_};
   // One fetch per dataset per iteration, shared by every active optimizer that reads it.
   std::map<std::string, Batch> batches;

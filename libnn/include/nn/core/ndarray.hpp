@@ -98,6 +98,11 @@ class NdArray {
   static size_t live_bytes();
   static size_t peak_bytes();
   static void reset_peak_bytes();
+  // Host arrays of 16 KiB to 32 MiB come from a first-fit arena (ndarray.cpp) from the first call on, and
+  // from malloc before it. Runners call it once a model is loaded and its passes ran, just before running it:
+  // the heap memory loading freed goes back to the kernel then (malloc_trim), instead of lying beside the
+  // arena that activations use from there on.
+  static void open_arena();
 
  private:
   struct Copy {
