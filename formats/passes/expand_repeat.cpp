@@ -254,12 +254,12 @@ ir::Network expand_network(const ir::Network& network) {
   return expand_with_state(network, st);
 }
 
-ir::Model expand_model(const ir::Model& model, OptimizerLists optimizers) {
-  ir::Model out = model;
+ir::Model expand_model(ir::Model model, OptimizerLists optimizers) {
+  ir::Model out = std::move(model);
   std::unordered_map<std::string, NameLists> lists_by_network;
   for (auto& net : out.networks) {
     ExpandState st;
-    st.old_parameter_naming = uses_old_parameter_naming(model, net);
+    st.old_parameter_naming = uses_old_parameter_naming(out, net);
     net = expand_with_state(net, st);
     lists_by_network[net.name] = std::move(st.original_parameters);
   }

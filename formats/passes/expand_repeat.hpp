@@ -21,7 +21,7 @@ enum class OptimizerLists { kExpanded, kKept };
 // Every network expanded; executor (and, with kExpanded, optimizer) parameter_variable lists get the
 // concrete parameter names (sorted by name; learning-rate multipliers are not carried over, as upstream).
 // Parameters named in the legacy '...<id>[N]' style switch per-iteration parameters to 'name_<id>_<i>'.
-ir::Model expand_model(const ir::Model& model, OptimizerLists optimizers = OptimizerLists::kExpanded);
+ir::Model expand_model(ir::Model model, OptimizerLists optimizers = OptimizerLists::kExpanded);
 
 // Step 4 alone: for each function in list order not yet visited, a DFS over consumers of its outputs;
 // the result is the reverse post-order. Throws nn::Error naming the network on a cycle.

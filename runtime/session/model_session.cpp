@@ -88,7 +88,8 @@ nn::ir::Model import_unoptimized(const std::vector<std::string>& files, const Im
   if (!options.expand) return model;
   for (const auto& n : model.networks) NN_LOG_VERBOSE << " Expanding " << n.name << ".";
   const auto optimizers = options.training_lists ? fmt::OptimizerLists::kKept : fmt::OptimizerLists::kExpanded;
-  return nn::with_context(single_quoted(files.front()), [&] { return fmt::expand_model(model, optimizers); });
+  return nn::with_context(single_quoted(files.front()),
+                          [&] { return fmt::expand_model(std::move(model), optimizers); });
 }
 }  // namespace
 
