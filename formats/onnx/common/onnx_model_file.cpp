@@ -153,12 +153,13 @@ void check_parsed(bool parsed, const ::onnx::ModelProto& model, uint64_t bytes, 
 }
 
 // Parsed as it is read, in 1 MiB blocks: the file's bytes are never held beside the model they make (a
-// MobileNetV2 file's 14 MB once, not twice).
+// MobileNetV2 file's 14 MB once, not twice). Bounded by the file's size, so that a field that claims more bytes
+// than the file holds gets no memory reserved for them.
 ::onnx::ModelProto load_model_proto(const std::string& path) {
   ReadableFile file(path, kMaxProtoBytes);
   google::protobuf::io::FileInputStream stream(file.fd(), 1 << 20);
   ::onnx::ModelProto model;
-  const bool parsed = model.ParseFromZeroCopyStream(&stream);
+  const bool parsed = model.ParseFromBoundedZeroCopyStream(&stream, int(file.size()));
   NN_CHECK(stream.GetErrno() == 0) << quoted(path) << ": read failed: " << std::strerror(stream.GetErrno());
   check_parsed(parsed, model, file.size(), path);
   return model;
