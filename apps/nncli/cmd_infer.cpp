@@ -17,6 +17,7 @@
 #include "nnb_runner.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
+#include "nn/core/single_run.hpp"
 #include "py_format.hpp"
 
 namespace nncli {
@@ -175,6 +176,7 @@ int run_infer(const InferOptions& opt) {
   NN_CHECK_CODE(!models.empty(), nn::ErrorCode::kUsage) << "infer: no model file (.nnp, .nntxt) given";
   NN_CHECK_CODE(opt.format == "json" || opt.format == "bin" || !opt.output.empty(), nn::ErrorCode::kUsage)
       << "infer: --format " << opt.format << " needs -o/--output PREFIX";
+  nn::set_single_run(true);  // the network runs once: small layers skip setup that only later runs win back
 
   nn::ir::Model model = is_nnb_file(models.front()) ? load_nnb_model(models.front()) : import_model(models, [&] {
     ImportOptions io;

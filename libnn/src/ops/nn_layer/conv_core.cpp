@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "nn/core/error.hpp"
+#include "nn/core/single_run.hpp"
 #include "ops/detail/blas.hpp"
 #include "ops/detail/op_common.hpp"
 #include "ops/detail/thread_scope.hpp"
@@ -252,6 +253,11 @@ void ConvEngine::setup(const ConvGeometry& g, int64_t out_channels, int64_t grou
   // A 1x1 kernel over a 1x1 map (squeeze-excite's layers) is a matrix-vector product: one small GEMM beats
   // the primitive's reorders.
   dnnl_wanted_ = !(g_.identity_col && g_.in_size == 1);
+  // A network run once (`nncli infer`, single_run.hpp) does not win back oneDNN's setup on a small layer, which
+  // builds its code at the first run: LeNet's two convolutions (0.7 MFLOP each) on the plain path made a one-shot
+  // LeNet infer 14.0 -> 12.4 ms wall (means of 3 x 40 alternating runs). They take 10.6 and 21 us there (5.3 and
+  // 5.2 us on oneDNN once built): 4 MFLOP at the slower rate is 0.12 ms.
+  if (single_run() && g_.flops(oc_, group_, batch_) < kSingleRunPlainFlops) dnnl_wanted_ = false;
 }
 
 bool ConvEngine::use_dnnl() {

@@ -63,8 +63,13 @@ void col2im_add(const ConvGeometry& g, const float* col, float* dx);
 // `x`-side arrays are (batch, channels, in...), `y`-side arrays are (batch, out_channels, out...).
 class ConvEngine {
  public:
+  // Below this many FLOPs a convolution of a network run once keeps to im2col + GEMM (single_run.hpp).
+  static constexpr double kSingleRunPlainFlops = 4e6;
+
   void setup(const ConvGeometry& g, int64_t out_channels, int64_t group, int64_t batch);
   const ConvGeometry& geometry() const { return g_; }
+  // Whether forward and backward run on oneDNN's primitives (built at their first use).
+  bool uses_dnnl() { return use_dnnl(); }
 
   // y = conv(x, w); y is overwritten (accum false) or added to.
   void forward(const float* x, const float* w, float* y, bool accum, uint64_t w_version = 0);
