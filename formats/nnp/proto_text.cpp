@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "formats/common/proto_bounds.hpp"
 #include "nn/core/error.hpp"
 
 namespace nn::formats::nnp {
@@ -79,6 +80,8 @@ std::string print_text(const google::protobuf::Message& msg) {
 
 void merge_binary(std::string_view bytes, const std::string& display_name, google::protobuf::Message* msg) {
   NN_CHECK(bytes.size() < size_t(INT_MAX)) << "'" << display_name << "': data is too large to parse";
+  google::protobuf::io::ArrayInputStream scan(bytes.data(), int(bytes.size()));
+  check_nested_lengths(&scan, int64_t(bytes.size()), msg->GetDescriptor(), "'" + display_name + "'");
   google::protobuf::io::CodedInputStream input(reinterpret_cast<const uint8_t*>(bytes.data()), int(bytes.size()));
   input.SetTotalBytesLimit(INT_MAX);
   NN_CHECK(msg->MergeFromCodedStream(&input) && input.ConsumedEntireMessage())

@@ -121,8 +121,14 @@ TEST(MalformedNnp, CorruptBinaryProtobuf) {
   ScratchDir dir;
   write_zip(dir.path("m.nnp"),
             {{"network.nntxt", kNetwork}, {"parameter.protobuf", "\xc2\x0c\xff\xff\xff\x0f garbage"}});
+  // A parameter message claiming 32 MiB in an 8-byte member: refused before protobuf reserves memory for it.
   expect_contains(error_of([&] { load_model({dir.path("m.nnp")}); }),
-                  {"m.nnp': 'parameter.protobuf': not a valid binary NNablaProtoBuf"});
+                  {"m.nnp': 'parameter.protobuf': field 'parameter' of NNablaProtoBuf", "claims 33554431 bytes",
+                   "only 8 are left"});
+  // Lengths that fit, with a wire type that does not exist: the parser's refusal.
+  write_zip(dir.path("bad.nnp"), {{"network.nntxt", kNetwork}, {"parameter.protobuf", "\x0f\x01"}});
+  expect_contains(error_of([&] { load_model({dir.path("bad.nnp")}); }),
+                  {"bad.nnp': 'parameter.protobuf': not a valid binary NNablaProtoBuf"});
 }
 
 TEST(MalformedNnp, CorruptH5Member) {

@@ -152,8 +152,35 @@ TEST(OnnxImportErrors, MalformedProtobuf) {
   const std::string path = write_temp("garbage.onnx", std::string("\x0a\xff\xff\xff\x0f garbage", 13));
   ErrorCode code{};
   const std::string msg = error_of([&] { formats::onnx::import_model(path); }, &code);
-  EXPECT_NE(msg.find("not a valid ONNX model (malformed protobuf"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("field 'ir_version' of ModelProto at byte 1 claims 33554431 bytes"), std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("garbage.onnx"), std::string::npos) << msg;
+  EXPECT_EQ(code, ErrorCode::kInvalid);
+  // Lengths that fit, with a wire type that does not exist: the parser's refusal.
+  const std::string bad = write_temp("bad_wire.onnx", std::string("\x0f\x01", 2));
+  const std::string parser_msg = error_of([&] { formats::onnx::import_model(bad); }, &code);
+  EXPECT_NE(parser_msg.find("bad_wire.onnx': not a valid ONNX model (malformed protobuf, 2 bytes)"),
+            std::string::npos)
+      << parser_msg;
+  EXPECT_EQ(code, ErrorCode::kInvalid);
+}
+
+// 23 bytes whose graph, initializer and raw data claim about 2 GB: refused by the length check before protobuf
+// reserves memory for the claimed string (it reserved 50 MB).
+TEST(OnnxImportErrors, NestedLengthsBeyondTheFileAreRefused) {
+  auto field = [](char tag, uint32_t length) {  // a length-delimited field's tag and length (varint)
+    std::string out(1, tag);
+    for (; length >= 0x80; length >>= 7) out += char((length & 0x7f) | 0x80);
+    return out + char(length);
+  };
+  // ModelProto ir_version 7, graph (7) > initializer (5) > raw_data (9), then 3 bytes of data.
+  const std::string bytes = std::string("\x08\x07", 2) + field('\x3a', 2000000000u) + field('\x2a', 1900000000u) +
+                            field('\x4a', 1800000000u) + "abc";
+  const std::string path = write_temp("claims.onnx", bytes);
+  ErrorCode code{};
+  const std::string msg = error_of([&] { formats::onnx::import_model(path); }, &code);
+  EXPECT_NE(msg.find("claims.onnx': field 'graph' of ModelProto"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("claims 2000000000 bytes"), std::string::npos) << msg;
   EXPECT_EQ(code, ErrorCode::kInvalid);
 }
 

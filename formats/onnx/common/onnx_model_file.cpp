@@ -1,13 +1,17 @@
 // ONNX protobuf loading, opset checks and tensor conversion.
 #include "formats/onnx/common/onnx_model_file.hpp"
 
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/contained_path.hpp"
+#include "formats/common/proto_bounds.hpp"
 #include "nn/core/error.hpp"
 
 namespace nn::formats::onnx {
@@ -147,16 +151,25 @@ void check_parsed(bool parsed, const ::onnx::ModelProto& model, uint64_t bytes, 
 
 ::onnx::ModelProto parse_model_proto(std::string_view bytes, const std::string& label) {
   ::onnx::ModelProto model;
+  if (bytes.size() <= kMaxProtoBytes) {
+    google::protobuf::io::ArrayInputStream scan(bytes.data(), int(bytes.size()));
+    check_nested_lengths(&scan, int64_t(bytes.size()), ::onnx::ModelProto::descriptor(), quoted(label));
+  }
   const bool parsed = bytes.size() <= kMaxProtoBytes && model.ParseFromArray(bytes.data(), int(bytes.size()));
   check_parsed(parsed, model, bytes.size(), label);
   return model;
 }
 
 // Parsed as it is read, in 1 MiB blocks: the file's bytes are never held beside the model they make (a
-// MobileNetV2 file's 14 MB once, not twice). Bounded by the file's size, so that a field that claims more bytes
-// than the file holds gets no memory reserved for them.
+// MobileNetV2 file's 14 MB once, not twice), after a first pass that checks the nested lengths against the
+// file's size (proto_bounds.hpp; it seeks over the data).
 ::onnx::ModelProto load_model_proto(const std::string& path) {
   ReadableFile file(path, kMaxProtoBytes);
+  {
+    google::protobuf::io::FileInputStream scan(file.fd(), 1 << 16);
+    check_nested_lengths(&scan, int64_t(file.size()), ::onnx::ModelProto::descriptor(), quoted(path));
+  }
+  NN_CHECK(::lseek(file.fd(), 0, SEEK_SET) == 0) << quoted(path) << ": cannot seek: " << std::strerror(errno);
   google::protobuf::io::FileInputStream stream(file.fd(), 1 << 20);
   ::onnx::ModelProto model;
   const bool parsed = model.ParseFromBoundedZeroCopyStream(&stream, int(file.size()));
