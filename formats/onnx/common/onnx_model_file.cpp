@@ -151,11 +151,12 @@ void check_parsed(bool parsed, const ::onnx::ModelProto& model, uint64_t bytes, 
 
 ::onnx::ModelProto parse_model_proto(std::string_view bytes, const std::string& label) {
   ::onnx::ModelProto model;
-  if (bytes.size() <= kMaxProtoBytes) {
+  const bool readable = bytes.size() <= kMaxProtoBytes;
+  if (readable) {
     google::protobuf::io::ArrayInputStream scan(bytes.data(), int(bytes.size()));
     check_nested_lengths(&scan, int64_t(bytes.size()), ::onnx::ModelProto::descriptor(), quoted(label));
   }
-  const bool parsed = bytes.size() <= kMaxProtoBytes && model.ParseFromArray(bytes.data(), int(bytes.size()));
+  const bool parsed = readable && model.ParseFromArray(bytes.data(), int(bytes.size()));
   check_parsed(parsed, model, bytes.size(), label);
   return model;
 }

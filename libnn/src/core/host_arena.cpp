@@ -27,6 +27,8 @@ struct Chunk {
   size_t bytes = 0;
   bool huge = false;              // madvise'd for transparent huge pages
   std::map<size_t, size_t> free;  // offset -> length of each free range, none adjacent to another
+
+  bool contains(const char* p) const { return p >= base && p < base + bytes; }
 };
 
 std::mutex g_mutex;
@@ -80,9 +82,8 @@ void* arena_allocate(size_t bytes) {
 
 bool arena_holds(const void* p) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  const char* at = static_cast<const char*>(p);
   for (const auto& c : g_chunks)
-    if (at >= c.base && at < c.base + c.bytes) return true;
+    if (c.contains(static_cast<const char*>(p))) return true;
   return false;
 }
 
@@ -90,7 +91,7 @@ void arena_free(void* p, size_t bytes) {
   std::lock_guard<std::mutex> lock(g_mutex);
   char* block = static_cast<char*>(p);
   for (auto& c : g_chunks) {
-    if (block < c.base || block >= c.base + c.bytes) continue;
+    if (!c.contains(block)) continue;
     size_t offset = size_t(block - c.base), length = bytes;
     auto next = c.free.lower_bound(offset);
     if (next != c.free.end() && next->first == offset + length) {  // merge with the range after
