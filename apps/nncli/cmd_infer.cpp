@@ -111,6 +111,22 @@ std::vector<float> read_input(const std::string& path, const std::string& data_t
   return read_raw_array(path, input_dtype(path, data_type), nn::shape_size(shape), what);
 }
 
+// Inputs given as .npy arrays of another size than the network's but of its number of axes set the shapes the
+// network runs at (a model whose shapes follow its inputs); other inputs keep the built shape.
+void choose_input_shapes(ExecutorRunner& runner, const std::vector<std::string>& inputs) {
+  std::vector<nn::Shape> shapes;
+  bool changed = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    shapes.push_back(runner.input_shape(i));
+    if (nn::formats::file_extension(inputs[i]) != "npy") continue;
+    nn::Shape given = read_npy(inputs[i]).shape;
+    if (given.size() != shapes[i].size() || nn::shape_size(given) == nn::shape_size(shapes[i])) continue;
+    shapes[i] = std::move(given);
+    changed = true;
+  }
+  if (changed) runner.set_input_shapes(shapes);
+}
+
 // Sample b of every output, flattened and concatenated (an output without the batch axis goes whole).
 std::string sample_bytes(const std::vector<ExecutorOutput>& outputs, int64_t batch, int64_t b) {
   std::string bytes;
@@ -197,6 +213,7 @@ int run_infer(const InferOptions& opt) {
   NN_CHECK(inputs.size() == runner.num_inputs())
       << "executor " << single_quoted(executor.name) << " has " << runner.num_inputs() << " data variable(s)"
       << (names.empty() ? "" : " (" + names + ")") << ", but " << inputs.size() << " input file(s) were given";
+  choose_input_shapes(runner, inputs);
   for (size_t i = 0; i < inputs.size(); ++i)
     runner.set_input(i, read_input(inputs[i], opt.data_type, runner.input_name(i), runner.input_shape(i),
                                    !opt.no_image_normalization));

@@ -1,6 +1,7 @@
 // Executor runs: inputs, generators, repeated evaluations.
 #include "executor_runner.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "formats/passes/export_target.hpp"
@@ -41,53 +42,116 @@ nn::Context select_context(const std::string& cli_context, const nn::ir::Model& 
   return nn::context_or_cpu(ctx);
 }
 
+// One instance of the executor's network for one set of input shapes.
+struct ExecutorRunner::ShapePlan {
+  int64_t batch_size = 1;
+  nn::ir::BuiltNetwork network;
+  std::vector<nn::VariablePtr> inputs, outputs, generators;
+  std::unique_ptr<BatchSplit> split;  // the batch run as sub-batches on all threads, when it splits
+  uint64_t last_use = 0;
+};
+
 ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executor& executor,
                                const RunnerOptions& options, std::vector<nn::ir::Parameter>* take_parameters)
-    : executor_(executor), rng_(options.seed) {
-  const nn::ir::Network& network = nn::formats::executor_network(model, executor);
-  std::vector<std::string> missing = missing_parameters(model, network);
+    : executor_(executor), network_(nn::formats::executor_network(model, executor)), rng_(options.seed) {
+  std::vector<std::string> missing = missing_parameters(model, network_);
   NN_CHECK(missing.empty() || options.init_missing)
-      << "network " << single_quoted(network.name) << ": " << (missing.size() == 1 ? "parameter " : "parameters ")
+      << "network " << single_quoted(network_.name) << ": " << (missing.size() == 1 ? "parameter " : "parameters ")
       << list_names(missing, 3) << (missing.size() == 1 ? " is" : " are")
       << " not in the model files (give the parameter file too, or --init-missing to initialize)";
   load_parameters(params_, model, take_parameters);
-  nn::ir::BuildOptions build;
-  build.batch_size = options.batch_size;
-  build.context = options.context;
-  build.training = false;
-  build.seed = options.seed;
-  network_ = nn::ir::build_network(network, params_, build);
-  for (const auto& d : executor_.data_variable) inputs_.push_back(network_.get(d.variable_name));
-  for (const auto& g : executor_.generator_variable) generators_.push_back(network_.get(g.variable_name));
-  std::vector<std::string> out_names;
-  for (const auto& o : executor_.output_variable) {
-    out_names.push_back(o.variable_name);
-    outputs_.push_back(network_.get(o.variable_name));
-  }
-  NN_CHECK(!outputs_.empty()) << "executor " << single_quoted(executor_.name) << " has no output variable";
-  split_ = BatchSplit::for_executor(executor_, network, network_, params_, build, out_names);
+  build_.batch_size = options.batch_size;
+  build_.context = options.context;
+  build_.training = false;
+  build_.seed = options.seed;
+  for (const auto& o : executor_.output_variable) out_names_.push_back(o.variable_name);
+  NN_CHECK(!out_names_.empty()) << "executor " << single_quoted(executor_.name) << " has no output variable";
+  auto plan = build_plan(options.batch_size);
+  plan->split = BatchSplit::for_executor(executor_, network_, plan->network, params_, build_, out_names_);
+  plan_ = plan.get();
+  plans_.push_back(std::move(plan));
   if (executor_.need_back_propagation) {
     NN_LOG_VERBOSE << "executor " << single_quoted(executor_.name)
                    << ": need_back_propagation ignored (forward only)";
   }
 }
 
-const nn::Shape& ExecutorRunner::input_shape(size_t i) const { return inputs_.at(i)->shape(); }
-const nn::Shape& ExecutorRunner::output_shape(size_t i) const { return outputs_.at(i)->shape(); }
+ExecutorRunner::~ExecutorRunner() = default;
+
+std::unique_ptr<ExecutorRunner::ShapePlan> ExecutorRunner::build_plan(int64_t batch_size) const {
+  auto plan = std::make_unique<ShapePlan>();
+  nn::ir::BuildOptions build = build_;
+  build.batch_size = batch_size;
+  plan->network = nn::ir::build_network(network_, params_, build);
+  plan->batch_size = plan->network.batch_size;
+  for (const auto& d : executor_.data_variable) plan->inputs.push_back(plan->network.get(d.variable_name));
+  for (const auto& g : executor_.generator_variable)
+    plan->generators.push_back(plan->network.get(g.variable_name));
+  for (const auto& name : out_names_) plan->outputs.push_back(plan->network.get(name));
+  return plan;
+}
+
+void ExecutorRunner::set_input_shapes(const std::vector<nn::Shape>& shapes) {
+  NN_CHECK(shapes.size() == num_inputs())
+      << "executor " << single_quoted(executor_.name) << " has " << num_inputs() << " data variable(s), "
+      << shapes.size() << " input shape(s) given";
+  plan_->last_use = ++uses_;
+  auto same_shapes = [&](const ShapePlan& p) {
+    for (size_t i = 0; i < shapes.size(); ++i)
+      if (p.inputs[i]->shape() != shapes[i]) return false;
+    return true;
+  };
+  for (auto& p : plans_) {
+    if (!same_shapes(*p)) continue;
+    plan_ = p.get();
+    return;
+  }
+  const ShapePlan& first = *plans_.front();
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const nn::Shape& built = first.inputs[i]->shape();
+    NN_CHECK(shapes[i].size() == built.size() && nn::shape_size(shapes[i]) > 0)
+        << "input " << single_quoted(input_name(i)) << ": shape " << nn::to_string(shapes[i])
+        << (shapes[i].size() == built.size() ? " is empty" : " has another number of axes than the network's ")
+        << (shapes[i].size() == built.size() ? "" : nn::to_string(built));
+  }
+  // The batch follows the first input's first axis where that axis is the batch as built.
+  const nn::Shape& first_built = first.inputs.empty() ? nn::Shape{} : first.inputs[0]->shape();
+  const bool batched = !first_built.empty() && first_built[0] == first.batch_size;
+  auto plan = build_plan(batched ? shapes[0][0] : first.batch_size);
+  for (size_t i = 0; i < shapes.size(); ++i) plan->inputs[i]->reshape(shapes[i], true);
+  std::string given;
+  for (size_t i = 0; i < shapes.size(); ++i)
+    given += (i ? ", " : "") + single_quoted(input_name(i)) + " " + nn::to_string(shapes[i]);
+  nn::with_context("network " + single_quoted(network_.name) + " at input shapes " + given,
+                   [&] { nn::setup_changed(plan->outputs); });
+  if (plans_.size() >= kMaxShapePlans) {  // drop the least recently used plan but the first
+    auto oldest = std::min_element(plans_.begin() + 1, plans_.end(),
+                                   [](const auto& a, const auto& b) { return a->last_use < b->last_use; });
+    plans_.erase(oldest);
+  }
+  plan_ = plan.get();
+  plans_.push_back(std::move(plan));
+  NN_LOG_VERBOSE << "executor " << single_quoted(executor_.name) << ": set up for input shapes " << given;
+}
+
+const nn::Shape& ExecutorRunner::input_shape(size_t i) const { return plan_->inputs.at(i)->shape(); }
+const nn::Shape& ExecutorRunner::output_shape(size_t i) const { return plan_->outputs.at(i)->shape(); }
+int64_t ExecutorRunner::batch_size() const { return plan_->batch_size; }
+int64_t ExecutorRunner::sub_batch() const { return plan_->split ? plan_->split->sub_batch() : 0; }
 
 void ExecutorRunner::set_input(size_t i, const float* values, size_t count) {
-  nn::VariablePtr var = inputs_.at(i);
+  nn::VariablePtr var = plan_->inputs.at(i);
   NN_INTERNAL_CHECK(int64_t(count) == var->size()) << "input size";
   std::copy(values, values + count, var->data()->cast<float>(true));
 }
 
 void ExecutorRunner::fill_generators() {
-  for (size_t i = 0; i < generators_.size(); ++i) {
+  for (size_t i = 0; i < plan_->generators.size(); ++i) {
     const auto& g = executor_.generator_variable[i];
     NN_CHECK(g.type == "Normal" || g.type == "Uniform" || g.type == "Constant")
         << "generator variable " << single_quoted(g.variable_name) << ": generator type \"" << g.type
         << "\" is not supported.";
-    nn::VariablePtr var = generators_[i];
+    nn::VariablePtr var = plan_->generators[i];
     nn::initialize_parameter(g.type, g.multiplier, var->shape(), var->data()->cast<float>(true), rng_);
   }
 }
@@ -95,18 +159,18 @@ void ExecutorRunner::fill_generators() {
 std::vector<ExecutorOutput> ExecutorRunner::run() {
   const int64_t evaluations = std::max<int64_t>(executor_.num_evaluations, 1);
   const std::string& mode = executor_.repeat_evaluation_type;
-  std::vector<std::vector<double>> sum(outputs_.size()), sum_sq(outputs_.size());
-  std::vector<ExecutorOutput> result(outputs_.size());
+  std::vector<std::vector<double>> sum(num_outputs()), sum_sq(num_outputs());
+  std::vector<ExecutorOutput> result(num_outputs());
   nn::NdArray::open_arena();  // the model is loaded: activations from the arena from here on
   for (int64_t e = 0; e < evaluations; ++e) {
     fill_generators();
     nn::NoGradScope no_grad;  // an executor only runs forward: kernels may fuse and keep their own layouts
-    if (split_)
-      split_->forward();
+    if (plan_->split)
+      plan_->split->forward();
     else
-      nn::forward_all(outputs_, /*clear_buffer=*/true);  // intermediates freed once their last reader ran
-    for (size_t o = 0; o < outputs_.size(); ++o) {
-      std::vector<float> values = outputs_[o]->data()->to_vector();
+      nn::forward_all(plan_->outputs, /*clear_buffer=*/true);  // intermediates freed once their last reader ran
+    for (size_t o = 0; o < num_outputs(); ++o) {
+      std::vector<float> values = plan_->outputs[o]->data()->to_vector();
       if (evaluations == 1 || mode == "last") {
         result[o].values = std::move(values);
         continue;
@@ -119,12 +183,12 @@ std::vector<ExecutorOutput> ExecutorRunner::run() {
       }
     }
   }
-  for (size_t o = 0; o < outputs_.size(); ++o) {
+  for (size_t o = 0; o < num_outputs(); ++o) {
     const auto& spec = executor_.output_variable[o];
     result[o].variable_name = spec.variable_name;
     result[o].data_name = spec.data_name;
     result[o].type = spec.type;
-    result[o].shape = outputs_[o]->shape();
+    result[o].shape = plan_->outputs[o]->shape();
     if (evaluations == 1 || mode == "last") continue;
     result[o].values.resize(sum[o].size());
     for (size_t k = 0; k < sum[o].size(); ++k) {

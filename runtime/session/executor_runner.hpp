@@ -38,36 +38,51 @@ class ExecutorRunner {
   // empty, so the process holds one copy of them instead of two.
   ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executor& executor, const RunnerOptions& options,
                  std::vector<nn::ir::Parameter>* take_parameters = nullptr);
+  ~ExecutorRunner();
 
   const nn::ir::Executor& executor() const { return executor_; }
-  int64_t batch_size() const { return network_.batch_size; }
+  int64_t batch_size() const;
   size_t num_inputs() const { return executor_.data_variable.size(); }
-  // Name and built (batch-substituted) shape of data variable i.
+  // Name and shape of data variable i (as built: batch-substituted; or as set by set_input_shapes).
   const std::string& input_name(size_t i) const { return executor_.data_variable[i].variable_name; }
   const nn::Shape& input_shape(size_t i) const;
+  // Runs from now on take inputs of these shapes (one per data variable, each of the built shape's rank):
+  // shapes are inferred again through the network, which throws naming the first function that cannot take
+  // them. Each set of shapes keeps its own instance of the network (functions set up, kernels' plans and
+  // cached copies, sharing the parameters), so returning to shapes seen before costs no setup; the least
+  // recently used of more than kMaxShapePlans is dropped.
+  void set_input_shapes(const std::vector<nn::Shape>& shapes);
+  static constexpr size_t kMaxShapePlans = 8;
+  size_t shape_plans() const { return plans_.size(); }  // instances kept, one per set of input shapes
   // values must hold exactly shape_size(input_shape(i)) elements.
   void set_input(size_t i, const std::vector<float>& values) { set_input(i, values.data(), values.size()); }
   void set_input(size_t i, const float* values, size_t count);
-  size_t num_outputs() const { return outputs_.size(); }
-  // Built shape of output variable i (known before the first run).
+  size_t num_outputs() const { return executor_.output_variable.size(); }
+  // Shape of output i as set up for the current input shapes (known before the run; after a run, an output
+  // whose size follows the data, such as NonZero's, has the size of that run).
   const nn::Shape& output_shape(size_t i) const;
 
   // > 0: the batch runs as sub-batches of this many samples on all threads (batch_split.hpp).
-  int64_t sub_batch() const { return split_ ? split_->sub_batch() : 0; }
+  int64_t sub_batch() const;
 
   // Forward num_evaluations times (at least once), combined per repeat_evaluation_type:
   // "last", "std" (sqrt(E[x^2] - E[x]^2), NaN -> 0) or the mean.
   std::vector<ExecutorOutput> run();
 
  private:
+  struct ShapePlan;
+  std::unique_ptr<ShapePlan> build_plan(int64_t batch_size) const;
   void fill_generators();
 
   nn::ir::Executor executor_;
-  nn::ir::ParameterStore params_;
-  nn::ir::BuiltNetwork network_;
-  std::vector<nn::VariablePtr> inputs_, outputs_, generators_;
+  nn::ir::Network network_;  // the executor's network, built again for each new set of input shapes
+  nn::ir::BuildOptions build_;
+  std::vector<std::string> out_names_;
+  mutable nn::ir::ParameterStore params_;          // shared by every plan
+  std::vector<std::unique_ptr<ShapePlan>> plans_;  // the plan built at load first
+  ShapePlan* plan_ = nullptr;                      // the plan runs use
+  uint64_t uses_ = 0;                              // plans remember the use count of their last use
   nn::RandomEngine rng_;
-  std::unique_ptr<BatchSplit> split_;  // the batch run as sub-batches on all threads, when it splits
 };
 
 }  // namespace nncli

@@ -168,13 +168,18 @@ Variables raw(const std::vector<VariablePtr>& v) {
   return r;
 }
 
+bool inputs_changed(const Function& f, const Variables& in) {
+  for (size_t i = 0; i < in.size(); ++i)
+    if (in[i]->shape() != f.setup_input_shapes()[i]) return true;
+  return false;
+}
+
 // Runs fn's forward over `in` and `out` (its inputs and outputs); with `in_place` (one of its inputs, see
 // Function::forward_in_place), output 0 is computed over that input's array, which then leaves the input (its
 // variable makes a new, empty one when next asked for its data).
 void run_forward(FunctionNode& fn, const Variables& in, const Variables& out, Variable* in_place = nullptr) {
   Function& f = fn.function();
-  bool changed = false;
-  for (size_t i = 0; i < in.size(); ++i) changed |= in[i]->shape() != f.setup_input_shapes()[i];
+  const bool changed = inputs_changed(f, in);
   try {
     if (changed) f.setup(in, out);
     if (in_place) out[0]->set_data(in_place->data());
@@ -241,6 +246,23 @@ void forward_all(const std::vector<VariablePtr>& outputs, bool clear_buffer, boo
       bool needed_by_backward = false;
       if (!clear_buffer) needed_by_backward = v->need_grad() || fn->need_grad();
       if (!needed_by_backward && v->has_data()) v->data()->clear();
+    }
+  }
+}
+
+void setup_changed(const std::vector<VariablePtr>& outputs) {
+  std::vector<VariablePtr> outs;
+  Variables in, out;
+  for (auto* fn : collect_functions(outputs)) {
+    raw_into(fn->inputs(), in);
+    if (!inputs_changed(fn->function(), in)) continue;
+    fn->outputs(outs);
+    raw_into(outs, out);
+    try {
+      fn->function().setup(in, out);
+    } catch (Error& e) {
+      e.add_context("function " + fn->label());
+      throw;
     }
   }
 }

@@ -213,6 +213,11 @@ class NetworkBuilder {
   void bind_outputs(const Function& f, const std::vector<VariablePtr>& outputs) {
     NN_CHECK(outputs.size() == f.outputs.size())
         << "the file names " << f.outputs.size() << " outputs, the function produces " << outputs.size();
+    // Sizes that follow the data (NonZero's output and what is computed from it) are known only when it runs.
+    bool follows_data =
+        !outputs.empty() && outputs[0]->parent() && outputs[0]->parent()->function().output_size_follows_data();
+    for (const auto& in : f.inputs) follows_data = follows_data || data_sized_.count(in) > 0;
+    if (follows_data) data_sized_.insert(f.outputs.begin(), f.outputs.end());
     for (size_t j = 0; j < outputs.size(); ++j) {
       const std::string& name = f.outputs[j];
       const Variable& v = declared(name, "output");
@@ -220,7 +225,7 @@ class NetworkBuilder {
       Shape expected = concrete_shape(v, built_.batch_size, network_.name);
       const Shape& got = outputs[j]->shape();
       // Old NNP files (nnabla 1.0) declare intermediate buffers without a shape: nothing to check.
-      NN_CHECK(v.shape.empty() || shape_size(expected) == shape_size(got))
+      NN_CHECK(v.shape.empty() || follows_data || shape_size(expected) == shape_size(got))
           << "output " << quoted(name) << " is declared with shape " << to_string(expected)
           << " but the function computes " << to_string(got);
       if (!v.shape.empty() && expected != got) {
@@ -249,6 +254,7 @@ class NetworkBuilder {
   const BuildOptions& options_;
   RandomEngine rng_;
   BuiltNetwork built_;
+  std::set<std::string> data_sized_;  // variables whose size follows the data (see bind_outputs)
   std::map<std::string, size_t> producer_;
 };
 

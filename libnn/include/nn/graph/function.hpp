@@ -43,6 +43,10 @@ class Function {
   virtual bool grad_depends_output_data(int i, int o) const { return false; }
   // Functions that differ between training and inference (Dropout, BN batch_stat) read this.
   virtual bool is_stochastic() const { return false; }
+  // Whether the size of an output depends on the values of the inputs, not only on their shapes (NonZero,
+  // Unique, BoolGather, ONNXNonMaxSuppression): forward sets it on every run, and what reads the output is set
+  // up again when it changes (forward_all); a declared shape of such an output is not checked.
+  virtual bool output_size_follows_data() const { return false; }
   // Whether backward is implemented (some ops are forward-only, as upstream).
   virtual bool has_backward() const { return true; }
   // Whether forward may write output 0 over input `i`'s array: each output element comes from the same

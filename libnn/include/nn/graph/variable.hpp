@@ -122,6 +122,12 @@ void forward_all(const std::vector<VariablePtr>& outputs, bool clear_buffer = fa
                  bool clear_no_need_grad = false, const FunctionHook& pre = nullptr,
                  const FunctionHook& post = nullptr);
 
+// Sets up again, in forward order, every function the outputs depend on whose input shapes differ from those
+// its last setup saw (new input shapes of a run): output shapes follow, and a shape a function cannot take
+// throws naming it. forward_all does the same lazily, function by function, which a function whose output
+// shape follows its data (NonZero, Unique) needs; this one finds a bad shape before anything runs.
+void setup_changed(const std::vector<VariablePtr>& outputs);
+
 // Functions the outputs depend on, each once, in forward (topological) order.
 std::vector<FunctionNode*> collect_functions(const std::vector<VariablePtr>& outputs);
 

@@ -26,6 +26,7 @@ void check_mask_prefix(const std::string& op, const Shape& data, const Shape& ma
 class BoolGather : public Function {
  public:
   using Function::Function;
+  bool output_size_follows_data() const override { return true; }
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
@@ -42,9 +43,9 @@ class BoolGather : public Function {
   }
   void forward_impl(const Variables& in, const Variables& out) override {
     const float* mask = in_data(in[1]);
-    NN_CHECK(count_nonzero(mask, rows_) == out[0]->shape()[0])
-        << "BoolGather: the mask now has " << count_nonzero(mask, rows_) << " nonzeros, setup saw "
-        << out[0]->shape()[0] << " (set the function up again)";
+    Shape ys = out[0]->shape();
+    ys[0] = count_nonzero(mask, rows_);  // the count follows the mask's values of this run
+    out[0]->reshape(ys, true);
     const float* g = in_data(in[0]);
     float* s = out_data(out[0]);
     walk(mask,

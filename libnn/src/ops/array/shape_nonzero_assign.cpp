@@ -36,6 +36,7 @@ class ShapeOp : public Function {
 class NonZero : public Function {
  public:
   using Function::Function;
+  bool output_size_follows_data() const override { return true; }
   bool has_backward() const override { return false; }
 
  protected:

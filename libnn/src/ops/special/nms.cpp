@@ -107,6 +107,7 @@ class NmsDetection2d : public Function {
 class ONNXNonMaxSuppression : public Function {
  public:
   using Function::Function;
+  bool output_size_follows_data() const override { return true; }
   bool has_backward() const override { return false; }
 
  protected:

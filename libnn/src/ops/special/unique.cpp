@@ -12,6 +12,7 @@ namespace {
 class Unique : public Function {
  public:
   using Function::Function;
+  bool output_size_follows_data() const override { return true; }
   bool has_backward() const override { return false; }
   int num_outputs(const std::vector<Shape>&) const override {
     return 1 + int(attrs_.get_bool("with_index")) + int(attrs_.get_bool("with_inverse")) +
