@@ -62,6 +62,11 @@ struct Model::Impl {
     NN_FAIL(nn::ErrorCode::kInvalid) << "executor " << single_quoted(runner->executor().name) << " has no output "
                                      << single_quoted(name);
   }
+  // inputs and outputs as the runner is now set up (after a change of input shapes, or a run).
+  void refresh_shapes() {
+    for (size_t i = 0; i < inputs.size(); ++i) inputs[i].shape = dims(runner->input_shape(i));
+    for (size_t i = 0; i < outputs.size(); ++i) outputs[i].shape = dims(runner->output_shape(i));
+  }
   void check_index(size_t index, size_t count, const char* what) const {
     NN_CHECK(index < count) << what << " index " << index << " is out of range (the executor has " << count << " "
                             << what << "s)";
@@ -117,10 +122,20 @@ void Model::set_input(const std::string& name, const float* data, size_t count) 
   set_input(translated([&] { return impl_->input_index(name); }), data, count);
 }
 
+void Model::set_input_shapes(const std::vector<std::vector<int64_t>>& shapes) {
+  translated([&] {
+    std::vector<nn::Shape> given;
+    for (const auto& s : shapes) given.emplace_back(s.begin(), s.end());
+    impl_->runner->set_input_shapes(given);
+    impl_->refresh_shapes();
+  });
+}
+
 void Model::run() {
   translated([&] {
     std::vector<ExecutorOutput> outputs = impl_->runner->run();
     for (size_t i = 0; i < outputs.size(); ++i) impl_->values[i] = std::move(outputs[i].values);
+    impl_->refresh_shapes();
   });
 }
 

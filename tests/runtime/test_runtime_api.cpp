@@ -68,6 +68,35 @@ TEST(RuntimeApi, MlpShapesAndOutputs) {
   expect_near_all(model.output("y"), expected_mlp_b2());
 }
 
+TEST(RuntimeApi, InputShapesChangeBetweenRuns) {
+  nncli::Model model(kMlp + "mlp.nnp", {.batch_size = 1});
+  EXPECT_EQ(model.inputs()[0].shape, (std::vector<int64_t>{1, 4}));
+  const std::vector<float> x = read_floats(kMlp + "input_b2.bin");
+  model.set_input_shapes({{2, 4}});  // the batch of two samples the expected outputs are for
+  EXPECT_EQ(model.inputs()[0].shape, (std::vector<int64_t>{2, 4}));
+  EXPECT_EQ(model.outputs()[0].shape, (std::vector<int64_t>{2, 3}));
+  model.set_input(0, x.data(), x.size());
+  model.run();
+  expect_near_all(model.output(0), expected_mlp_b2());
+
+  model.set_input_shapes({{1, 4}});  // the second sample alone gives its row of the batch's output
+  model.set_input(0, x.data() + 4, 4);
+  model.run();
+  const std::vector<float> expected = expected_mlp_b2();
+  expect_near_all(model.output(0), std::vector<float>(expected.begin() + 3, expected.end()));
+
+  int code = 0;
+  EXPECT_NE(error_of(
+                [&] {
+                  model.set_input_shapes({{1, 5}});
+                },
+                &code)
+                .find("function 'fc1' (Affine)"),
+            std::string::npos);
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(model.inputs()[0].shape, (std::vector<int64_t>{1, 4}));  // unchanged after the refusal
+}
+
 TEST(RuntimeApi, NntxtWithParameterFile) {
   nncli::Model model(std::vector<std::string>{kMlp + "mlp.nntxt", kMlp + "mlp.nnp"}, {.batch_size = 2});
   const std::vector<float> x = read_floats(kMlp + "input_b2.bin");

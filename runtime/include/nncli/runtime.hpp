@@ -88,10 +88,18 @@ class NNCLI_API Model {
   void set_input(size_t index, const float* data, size_t count);
   void set_input(const std::string& name, const float* data, size_t count);
 
+  // Runs from now on take inputs of these shapes, one per input, each with as many axes as inputs()[i]
+  // (another batch size, sequence length or image size): shapes are inferred again through the network and
+  // inputs() and outputs() give the new ones. Each set of shapes keeps its own setup, so returning to shapes
+  // used before costs no setup. Throws when the network cannot take them, naming the function that refuses.
+  // Set the inputs' values after a change of shapes.
+  void set_input_shapes(const std::vector<std::vector<int64_t>>& shapes);
+
   // Runs the executor (num_evaluations times, combined as the executor says, like `nncli infer`).
   void run();
 
-  // The values of output i (or named name) from the last run(); empty before the first run().
+  // The values of output i (or named name) from the last run(); empty before the first run(). An output whose
+  // size follows the data (NonZero, NonMaxSuppression, Unique) has its shape in outputs() after each run().
   const std::vector<float>& output(size_t index) const;
   const std::vector<float>& output(const std::string& name) const;
 
