@@ -22,6 +22,7 @@ struct ConvertCommandOptions : ConvertOptions {
 std::shared_ptr<ConvertCommandOptions> setup_convert(CLI::App& command) {
   auto o = std::make_shared<ConvertCommandOptions>();
   add_model_import_options(command, o->import, "Input format: NNP or ONNX");
+  add_input_shape_option(command, o->import.input_shapes);
   command.add_option("-O,--export-format", o->export_format, "Output format (the output's extension wins)")
       ->capture_default_str();
   command.add_flag("-f,--force", o->force, "Overwrite an existing output");

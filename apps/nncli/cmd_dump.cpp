@@ -40,6 +40,7 @@ std::shared_ptr<DumpOptions> setup_dump(CLI::App& command) {
       ->capture_default_str();
   command.add_option("-n,--dump-variable-name", o->variable_name, "Print only this variable's shape");
   add_model_import_options(command, o->import, "Input format (NNP)", "Keep only executor N and its network");
+  add_input_shape_option(command, o->import.input_shapes);
   command.add_flag("--stats", o->stats, "Per-function MACs/FLOPs, parameter counts and activation bytes");
   add_batch_size_option(command, o->batch_size, "Batch size for --stats")->capture_default_str();
   add_text_json_format_option(command, o->format, "text or json");

@@ -10,6 +10,7 @@
 #include "input_file_check.hpp"
 #include "formats/datasets/image_io.hpp"
 #include "formats/datasets/npy.hpp"
+#include "formats/onnx/common/onnx_graph_inputs.hpp"
 #include "executor_runner.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/file_format.hpp"
@@ -36,6 +37,7 @@ struct InferOptions {
   uint32_t seed = 0;
   std::string context;
   std::vector<std::string> files;
+  std::vector<std::string> input_shapes;
 };
 
 std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
@@ -59,6 +61,9 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
   command.add_flag("--no-image-normalization", o->no_image_normalization,
                    "Image inputs (png/jpg/bmp) as raw 0-255 values instead of /255");
   add_no_optimize_flag(command, o->no_optimize);
+  add_input_shape_option(command, o->input_shapes,
+                         "NAME=d0,d1,...: run input NAME at this shape (fixes an ONNX model's dynamic axes; a "
+                         ".npy input sets it by itself)");
   command
       .add_option("files", o->files,
                   "Model files, then one input (.bin raw, .npy or a png/jpg/bmp image) per data variable")
@@ -127,6 +132,23 @@ void choose_input_shapes(ExecutorRunner& runner, const std::vector<std::string>&
   if (changed) runner.set_input_shapes(shapes);
 }
 
+// An ONNX model whose inputs have free dims (dynamic axes) is imported at the shapes of its .npy inputs: every
+// shape computation of the graph is then traced at the real shapes. Inputs named in `given` keep those shapes.
+void add_onnx_shapes_of_npy_inputs(const std::string& model, const std::vector<std::string>& inputs,
+                                   std::map<std::string, std::vector<int64_t>>& given) {
+  if (nn::formats::file_extension(model) != "onnx") return;
+  const auto graph_inputs = nn::formats::onnx::read_graph_inputs(model);
+  if (!graph_inputs || !nn::formats::onnx::has_free_dims(*graph_inputs)) return;
+  for (size_t i = 0; i < graph_inputs->size() && i < inputs.size(); ++i) {
+    const auto& [name, dims] = (*graph_inputs)[i];
+    if (given.count(name) || nn::formats::file_extension(inputs[i]) != "npy") continue;
+    const nn::Shape shape = read_npy(inputs[i]).shape;
+    bool fits = shape.size() == dims.size();
+    for (size_t d = 0; fits && d < dims.size(); ++d) fits = dims[d] < 0 || dims[d] == shape[d];
+    if (fits) given[name] = shape;
+  }
+}
+
 // Sample b of every output, flattened and concatenated (an output without the batch axis goes whole).
 std::string sample_bytes(const std::vector<ExecutorOutput>& outputs, int64_t batch, int64_t b) {
   std::string bytes;
@@ -193,10 +215,15 @@ int run_infer(const InferOptions& opt) {
   NN_CHECK_CODE(opt.format == "json" || opt.format == "bin" || !opt.output.empty(), nn::ErrorCode::kUsage)
       << "infer: --format " << opt.format << " needs -o/--output PREFIX";
   nn::set_single_run(true);  // the network runs once: small layers skip setup that only later runs win back
+  const std::map<std::string, nn::Shape> given_shapes = input_shape_map(opt.input_shapes);
 
   nn::ir::Model model = is_nnb_file(models.front()) ? load_nnb_model(models.front()) : import_model(models, [&] {
     ImportOptions io;
     io.optimize = !opt.no_optimize;
+    if (nn::formats::file_extension(models.front()) == "onnx") {
+      io.input_shapes = given_shapes;
+      add_onnx_shapes_of_npy_inputs(models.front(), inputs, io.input_shapes);
+    }
     return io;
   }());
   const nn::ir::Executor& executor = find_executor(model, opt.executor);
@@ -213,6 +240,8 @@ int run_infer(const InferOptions& opt) {
   NN_CHECK(inputs.size() == runner.num_inputs())
       << "executor " << single_quoted(executor.name) << " has " << runner.num_inputs() << " data variable(s)"
       << (names.empty() ? "" : " (" + names + ")") << ", but " << inputs.size() << " input file(s) were given";
+  if (nn::formats::file_extension(models.front()) != "onnx" && !given_shapes.empty())
+    runner.set_input_shapes(given_shapes);  // nnabla models run at them (the ONNX import traced them)
   choose_input_shapes(runner, inputs);
   for (size_t i = 0; i < inputs.size(); ++i)
     runner.set_input(i, read_input(inputs[i], opt.data_type, runner.input_name(i), runner.input_shape(i),

@@ -19,7 +19,7 @@ namespace nncli {
 
 struct ProfileOptions {
   std::string config, outdir, context, format = "text", baseline, only = "all";
-  std::vector<std::string> params;
+  std::vector<std::string> params, input_shapes;
   int64_t warmup = 2, iterations = -1, batch_size = -1;
   double duration = -1, fail_if_slower = -1;
   size_t top = 10;
@@ -45,6 +45,9 @@ std::shared_ptr<ProfileOptions> setup_profile(CLI::App& command) {
   add_seed_option(command, o->seed, "Seed of random data and parameters");
   add_text_json_format_option(command, o->format, "stdout: text or json");
   add_no_optimize_flag(command, o->no_optimize);
+  add_input_shape_option(command, o->input_shapes,
+                         "NAME=d0,d1,...: profile an ONNX model at this input shape; give an input several shapes "
+                         "to profile each in turn (one row per shape)");
   command.add_flag("--no-function-times", o->no_function_times,
                    "Time whole iterations only (no timer around each function: they add to a small network's "
                    "iteration)");
@@ -78,7 +81,7 @@ int run_profile(const ProfileOptions& opt) {
   ImportOptions import_options;
   import_options.optimize = !opt.no_optimize;
   import_options.training_lists = true;  // the optimizers' parameter lists say what their backward passes reach
-  nn::ir::Model model = import_model(files, import_options);
+  const auto shape_sets = input_shape_sets(opt.input_shapes);
   std::error_code ec;
   std::filesystem::create_directories(opt.outdir, ec);
   NN_CHECK(std::filesystem::is_directory(opt.outdir))
@@ -86,7 +89,16 @@ int run_profile(const ProfileOptions& opt) {
   ProgressFile progress(opt.outdir);
   progress.update("Profiling", 0.0);
 
-  const std::vector<profile::TargetResult> results = profile::profile_model(model, settings);
+  // Each set of input shapes: the model imported at them and profiled, its targets titled with the shapes.
+  std::vector<profile::TargetResult> results;
+  for (const auto& shapes : shape_sets) {
+    import_options.input_shapes = shapes;
+    nn::ir::Model model = import_model(files, import_options);
+    for (auto& r : profile::profile_model(model, settings)) {
+      if (!shapes.empty()) r.title += " at " + input_shapes_label(shapes);
+      results.push_back(std::move(r));
+    }
+  }
   NN_CHECK(!results.empty()) << "'" << opt.config << "': nothing to profile (no optimizer"
                              << (opt.only == "optimizers" ? "" : " and no executor") << ")";
   for (const auto& r : results)

@@ -3,6 +3,7 @@
 // ->capture_default_str()) on the returned option, and pass a help text where their meaning differs.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,10 +53,28 @@ struct ModelImportArgs {
   int executor_index = -1;
   bool exclude_preprocess = false;  // accepted for compatibility, no effect
   bool no_expand = false;
+  std::vector<std::string> input_shapes;  // --input-shape, where the subcommand adds it (convert, dump)
   ImportOptions import_options() const;
 };
 void add_model_import_options(CLI::App& command, ModelImportArgs& args, const std::string& format_help,
                               const std::string& executor_help = "Keep only executor N");
+
+// --input-shape NAME=d0,d1,... (repeatable): the shape a named input takes (ImportOptions::input_shapes for ONNX
+// models, ExecutorRunner::set_input_shapes for nnabla's). The help is convert's, infer's and dump's.
+extern const char* const kInputShapeHelp;
+CLI::Option* add_input_shape_option(CLI::App& command, std::vector<std::string>& specs,
+                                    const std::string& help = kInputShapeHelp);
+// "NAME=d0,d1,..." as (NAME, dims); throws kUsage quoting a malformed spec.
+std::pair<std::string, nn::Shape> parse_input_shape(const std::string& spec);
+// Specs naming each input once (convert, dump, infer) as NAME -> dims; kUsage for a name given twice.
+std::map<std::string, nn::Shape> input_shape_map(const std::vector<std::string>& specs);
+
+// profile: an input may be given several shapes, each profiled in turn. Set k takes the k-th shape of every input
+// given several (all of them the same number of times) and the one shape of the others; no specs: one empty set.
+// kUsage when inputs are given different numbers of shapes.
+std::vector<std::map<std::string, nn::Shape>> input_shape_sets(const std::vector<std::string>& specs);
+// "x=1x16x32 y=1x16" (no commas: it goes into profile.csv's column titles).
+std::string input_shapes_label(const std::map<std::string, nn::Shape>& shapes);
 
 // NNB: --api LEVEL (-1: the newest; default shown) and -T,--default-variable-type (default shown).
 CLI::Option* add_nnb_api_option(CLI::App& command, int& api_level);

@@ -22,7 +22,7 @@ Shape merged_dims(const Shape& one, const Shape& two, const std::string& what, b
     if (one[i] == two[i]) continue;
     NN_CHECK_CODE(two[i] == 2 * one[i], ErrorCode::kUnsupported)
         << what << ": dim " << i << " is " << one[i] << " at batch 1 and " << two[i]
-        << " at batch 2 (not proportional to the batch); give the model a fixed batch size";
+        << " at batch 2 (not proportional to the batch)";
     if (one[i] != 1) *folded = true;
     out[i] = -1;
   }
@@ -46,14 +46,26 @@ void merge_function(ir::Function& one, const ir::Function& two) {
     const auto varying = std::count(merged.begin(), merged.end(), int64_t(-1));
     NN_CHECK_CODE(!folded || (one.type == "Reshape" && varying == 1), ErrorCode::kUnsupported)
         << ir::label(one) << ": argument 'shape' " << to_string(*ints)
-        << " folds the symbolic batch with other axes; give the model a fixed batch size";
+        << " folds the symbolic batch with other axes";
     one.attrs.set(name, merged);
   }
 }
 
+ir::Model merge_traces(ir::Model at_one, const ir::Model& at_two);
+
 }  // namespace
 
-ir::Model merge_symbolic_batch(ir::Model at_one, const ir::Model& at_two) {
+ir::Model merge_symbolic_batch(ir::Model at_one, const ir::Model& at_two, const std::string& remedy) {
+  try {
+    return merge_traces(std::move(at_one), at_two);
+  } catch (Error& e) {
+    if (e.code() != ErrorCode::kUnsupported) throw;
+    throw Error(e.code(), e.message() + "; " + remedy);
+  }
+}
+
+namespace {
+ir::Model merge_traces(ir::Model at_one, const ir::Model& at_two) {
   NN_CHECK(at_one.networks.size() == 1 && at_two.networks.size() == 1) << "internal: one network per import";
   ir::Network& net = at_one.networks[0];
   const ir::Network& other = at_two.networks[0];
@@ -113,5 +125,7 @@ ir::Model merge_symbolic_batch(ir::Model at_one, const ir::Model& at_two) {
   }
   return at_one;
 }
+
+}  // namespace
 
 }  // namespace nn::formats

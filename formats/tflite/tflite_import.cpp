@@ -314,7 +314,8 @@ ir::Model import_tflite_bytes(const std::string& bytes) {
     if (i >= 0 && tflite_import::has_dynamic_batch(*g.tensors[size_t(i)]))
       static_batch = static_batch ? static_batch : g.tensors[size_t(i)]->shape[0];
   if (static_batch == 0) return import_graph(*model, 1);
-  ir::Model merged = merge_symbolic_batch(import_graph(*model, 1), import_graph(*model, 2));
+  ir::Model merged =
+      merge_symbolic_batch(import_graph(*model, 1), import_graph(*model, 2), "give the model a fixed batch size");
   merged.networks[0].batch_size = std::max<int64_t>(static_batch, 1);
   return merged;
 }

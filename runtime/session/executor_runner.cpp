@@ -134,6 +134,21 @@ void ExecutorRunner::set_input_shapes(const std::vector<nn::Shape>& shapes) {
   NN_LOG_VERBOSE << "executor " << single_quoted(executor_.name) << ": set up for input shapes " << given;
 }
 
+void ExecutorRunner::set_input_shapes(const std::map<std::string, nn::Shape>& by_name) {
+  std::vector<nn::Shape> shapes;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < num_inputs(); ++i) {
+    names.push_back(input_name(i));
+    auto it = by_name.find(input_name(i));
+    shapes.push_back(it == by_name.end() ? input_shape(i) : it->second);
+  }
+  for (const auto& [name, shape] : by_name)
+    NN_CHECK_CODE(std::find(names.begin(), names.end(), name) != names.end(), nn::ErrorCode::kUsage)
+        << "executor " << single_quoted(executor_.name) << " has no data variable " << single_quoted(name)
+        << " (its data variables: " << list_names(names, names.size()) << ")";
+  set_input_shapes(shapes);
+}
+
 const nn::Shape& ExecutorRunner::input_shape(size_t i) const { return plan_->inputs.at(i)->shape(); }
 const nn::Shape& ExecutorRunner::output_shape(size_t i) const { return plan_->outputs.at(i)->shape(); }
 int64_t ExecutorRunner::batch_size() const { return plan_->batch_size; }

@@ -1,5 +1,6 @@
 // Runs one executor of an expanded model: data variables in, generators, repeated evaluations, outputs out.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,6 +53,9 @@ class ExecutorRunner {
   // cached copies, sharing the parameters), so returning to shapes seen before costs no setup; the least
   // recently used of more than kMaxShapePlans is dropped.
   void set_input_shapes(const std::vector<nn::Shape>& shapes);
+  // The same for the data variables named in `by_name` (the others keep their current shapes); an unknown name
+  // throws listing the data variables.
+  void set_input_shapes(const std::map<std::string, nn::Shape>& by_name);
   static constexpr size_t kMaxShapePlans = 8;
   size_t shape_plans() const { return plans_.size(); }  // instances kept, one per set of input shapes
   // values must hold exactly shape_size(input_shape(i)) elements.

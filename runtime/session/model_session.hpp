@@ -1,5 +1,6 @@
 // Model loading shared by subcommands: file classification, NNP import with expansion, executor lookup.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct ImportOptions {
   // Expanding loops rewrites each optimizer's parameter list as plain names without learning-rate multipliers
   // (upstream's expanded file); true keeps the optimizers' own lists, which say what trains (as `train` does).
   bool training_lists = false;
+  // Fixed shapes for named inputs (--input-shape; infer's .npy inputs for ONNX dynamic axes): a format with free
+  // dims (ONNX dim_param, TFLite shape_signature -1, nnabla's batch) is imported at these shapes.
+  std::map<std::string, std::vector<int64_t>> input_shapes;
 };
 
 // Loads and merges the files (logging "Importing <file>"), then keeps -E's executor and expands loops;

@@ -19,11 +19,37 @@ std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 bool default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
-// Symbolic (dim_param) or unknown dims are traced as `symbolic` and declared -1.
-void add_graph_input(ImportContext& ctx, const ::onnx::ValueInfoProto& info, int64_t symbolic) {
+std::string dims_text(const ::onnx::TensorShapeProto& shape) {
+  std::string text;
+  for (const auto& d : shape.dim())
+    text += (text.empty() ? "" : ", ") + (d.has_dim_value()       ? std::to_string(d.dim_value())
+                                          : d.dim_param().empty() ? std::string("?")
+                                                                  : d.dim_param());
+  return "(" + text + ")";
+}
+
+// An input given a shape takes it: same number of dims, the file's fixed dims kept.
+Shape given_shape(const ::onnx::ValueInfoProto& info, const Shape& given) {
+  const auto& shape = info.type().tensor_type().shape();
+  bool fits = int(given.size()) == shape.dim_size();
+  for (int d = 0; fits && d < shape.dim_size(); ++d)
+    fits = given[size_t(d)] > 0 && (!shape.dim(d).has_dim_value() || shape.dim(d).dim_value() == given[size_t(d)]);
+  NN_CHECK_CODE(fits, ErrorCode::kUsage) << "graph input " << quoted(info.name()) << " of shape "
+                                         << dims_text(shape) << " cannot take the shape " << to_string(given);
+  return given;
+}
+
+// Symbolic (dim_param) or unknown dims are traced as `symbolic` and declared -1, unless `shapes` fixes them.
+void add_graph_input(ImportContext& ctx, const ::onnx::ValueInfoProto& info, int64_t symbolic,
+                     const InputShapes& shapes) {
   NN_CHECK_CODE(info.type().has_tensor_type(), ErrorCode::kUnsupported)
       << "graph input " << quoted(info.name()) << " is not a tensor (sequences and maps are not supported)";
   const auto& tt = info.type().tensor_type();
+  if (auto it = shapes.find(info.name()); it != shapes.end()) {
+    const Shape shape = given_shape(info, it->second);
+    ctx.add_input(info.name(), shape, shape, tt.elem_type());
+    return;
+  }
   Shape static_shape, declared;
   for (const auto& d : tt.shape().dim()) {
     if (d.has_dim_value()) {
@@ -38,12 +64,12 @@ void add_graph_input(ImportContext& ctx, const ::onnx::ValueInfoProto& info, int
   ctx.add_input(info.name(), static_shape, declared, tt.elem_type());
 }
 
-// Whether a graph input (not an initializer) has a dim without a fixed value.
-bool has_symbolic_dims(const ::onnx::ModelProto& model) {
+// Whether a graph input (not an initializer) has a dim without a fixed value that `shapes` does not give.
+bool has_symbolic_dims(const ::onnx::ModelProto& model, const InputShapes& shapes) {
   std::set<std::string> initializers;
   for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
   for (const auto& info : model.graph().input()) {
-    if (initializers.count(info.name()) || !info.type().has_tensor_type()) continue;
+    if (initializers.count(info.name()) || !info.type().has_tensor_type() || shapes.count(info.name())) continue;
     for (const auto& d : info.type().tensor_type().shape().dim())
       if (!d.has_dim_value()) return true;
   }
@@ -53,12 +79,12 @@ bool has_symbolic_dims(const ::onnx::ModelProto& model) {
 // `release`, when given, is `model` itself, whose initializers' data is freed as soon as it is read (the last
 // walk over a model nothing reads again): a model's weights are then held once at a time, not twice.
 ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_dir, int64_t symbolic,
-                       ::onnx::ModelProto* release = nullptr) {
+                       const InputShapes& shapes, ::onnx::ModelProto* release = nullptr) {
   const int64_t opset = default_opset(model);
   const auto& graph = model.graph();
   const std::string graph_name = graph.name().empty() ? std::string("network") : graph.name();
   ImportContext ctx(graph_name, opset, base_dir);
-  ctx.set_symbolic_batch(has_symbolic_dims(model));
+  ctx.set_symbolic_batch(has_symbolic_dims(model, shapes));
 
   std::set<std::string> initializer_names, input_names;
   for (const auto& info : graph.input()) input_names.insert(info.name());
@@ -78,7 +104,7 @@ ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_
   std::vector<std::string> inputs, outputs;
   for (const auto& info : graph.input()) {
     if (initializer_names.count(info.name())) continue;  // initializers listed as inputs (IR < 4 style)
-    add_graph_input(ctx, info, symbolic);
+    add_graph_input(ctx, info, symbolic, shapes);
     inputs.push_back(info.name());
   }
   for (const auto& node : graph.node()) {
@@ -117,8 +143,51 @@ std::vector<std::string> unsupported_operators(const ::onnx::ModelProto& model) 
 }
 
 namespace {
-ir::Model import_checked(const ::onnx::ModelProto& model, const std::string& base_dir,
-                         ::onnx::ModelProto* release) {
+// How to fix the free dims a batch-1/batch-2 trace cannot merge: the option and the inputs that have them.
+std::string free_dims_remedy(const ::onnx::ModelProto& model, const InputShapes& shapes) {
+  std::set<std::string> initializers;
+  for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
+  std::string free;
+  for (const auto& info : model.graph().input()) {
+    if (initializers.count(info.name()) || shapes.count(info.name()) || !info.type().has_tensor_type()) continue;
+    const auto& shape = info.type().tensor_type().shape();
+    bool has_free = false;
+    for (const auto& d : shape.dim()) has_free = has_free || !d.has_dim_value();
+    if (has_free) free += (free.empty() ? "" : ", ") + quoted(info.name()) + " " + dims_text(shape);
+  }
+  return "give its dynamic axes fixed sizes with --input-shape NAME=d0,d1,... (free: " + free +
+         "), or .npy inputs to infer";
+}
+
+// The batch of a model imported at given shapes (profile's throughput, infer's samples): dim 0 of the first input
+// whose dim 0 the file leaves free, else 1 as for any fixed-shape file.
+int64_t given_batch(const ::onnx::ModelProto& model, const InputShapes& shapes) {
+  for (const auto& info : model.graph().input()) {
+    auto it = shapes.find(info.name());
+    if (it == shapes.end() || it->second.empty()) continue;
+    const auto& dims = info.type().tensor_type().shape().dim();
+    if (!dims.empty() && !dims[0].has_dim_value()) return it->second[0];
+  }
+  return 1;
+}
+
+// Every name of `shapes` must be a graph input that is not an initializer.
+void check_shape_names(const ::onnx::ModelProto& model, const InputShapes& shapes) {
+  std::set<std::string> initializers, inputs;
+  for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
+  std::string names;
+  for (const auto& info : model.graph().input()) {
+    if (initializers.count(info.name())) continue;
+    inputs.insert(info.name());
+    names += (names.empty() ? "" : ", ") + quoted(info.name());
+  }
+  for (const auto& [name, shape] : shapes)
+    NN_CHECK_CODE(inputs.count(name), ErrorCode::kUsage)
+        << "the graph has no input " << quoted(name) << " (its inputs: " << names << ")";
+}
+
+ir::Model import_checked(const ::onnx::ModelProto& model, const std::string& base_dir, ::onnx::ModelProto* release,
+                         const InputShapes& shapes) {
   const std::vector<std::string> missing = unsupported_operators(model);
   if (!missing.empty()) {
     std::string list;
@@ -127,23 +196,30 @@ ir::Model import_checked(const ::onnx::ModelProto& model, const std::string& bas
                                      << " is currently not supported for NNP conversion (unsupported: " << list
                                      << ")";
   }
-  if (!has_symbolic_dims(model)) return import_graph(model, base_dir, 1, release);
+  check_shape_names(model, shapes);
+  if (!has_symbolic_dims(model, shapes)) {
+    ir::Model fixed = import_graph(model, base_dir, 1, shapes, release);
+    fixed.networks[0].batch_size = given_batch(model, shapes);
+    return fixed;
+  }
   // Traced at batch 1 and 2: dims that follow the symbolic size become -1 (any -b at run time).
-  ir::Model batch1 = import_graph(model, base_dir, 1);
-  return merge_symbolic_batch(std::move(batch1), import_graph(model, base_dir, 2, release));
+  ir::Model batch1 = import_graph(model, base_dir, 1, shapes);
+  return merge_symbolic_batch(std::move(batch1), import_graph(model, base_dir, 2, shapes, release),
+                              free_dims_remedy(model, shapes));
 }
 }  // namespace
 
-ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string& base_dir) {
-  return import_checked(model, base_dir, nullptr);
+ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string& base_dir,
+                             const InputShapes& shapes) {
+  return import_checked(model, base_dir, nullptr, shapes);
 }
 
-ir::Model import_model(const std::string& path) {
+ir::Model import_model(const std::string& path, const InputShapes& shapes) {
   ::onnx::ModelProto model = load_model_proto(path);
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
   return naming_out_of_memory(quoted(path), [&] {
     return with_context(quoted(path),
-                        [&] { return import_checked(model, base_dir.empty() ? "." : base_dir, &model); });
+                        [&] { return import_checked(model, base_dir.empty() ? "." : base_dir, &model, shapes); });
   });
 }
 

@@ -1,5 +1,6 @@
 // ONNX -> ir::Model import (network named after the graph, executor exec_0), as nnabla's converter does.
 #pragma once
+#include <map>
 #include <string>
 
 #include "nn/ir/model.hpp"
@@ -7,10 +8,17 @@
 
 namespace nn::formats::onnx {
 
+// Fixed shapes for named graph inputs (--input-shape): their free dims take these values.
+using InputShapes = std::map<std::string, Shape>;
+
 // Reads `path` (external data relative to its folder). Throws nn::Error: kInvalid for unreadable or
 // malformed files, kUnsupported for unsupported opsets or operators (all of them listed in one line).
-ir::Model import_model(const std::string& path);
-ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string& base_dir);
+// Inputs named in `shapes` are imported at those shapes (kUsage for an unknown name, another number of dims or
+// a dim the file fixes otherwise), and the graph is traced once at them; free dims left are traced at batch 1
+// and 2 and merged (symbolic_batch.hpp).
+ir::Model import_model(const std::string& path, const InputShapes& shapes = {});
+ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string& base_dir,
+                             const InputShapes& shapes = {});
 
 // Operators of the model that the import table lacks, as "Op (domain 'd', opset N)", deduplicated.
 std::vector<std::string> unsupported_operators(const ::onnx::ModelProto& model);
