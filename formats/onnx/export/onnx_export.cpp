@@ -124,6 +124,28 @@ OnnxOpset parse_onnx_opset(const std::string& define_version) {
   return {table_for(v), v, 0};
 }
 
+namespace {
+// Without -d: the default opset, or the lowest above it whose rules write every function of the network (a graph
+// with Einsum needs 12), logged with the function that needed it.
+OnnxOpset lowest_opset_writing(const ir::Network& network, OnnxOpset opset) {
+  auto first_missing = [&](int table) -> const ir::Function* {
+    for (const auto& f : network.functions)
+      if (!onnx_export::find_rule(f.type, table)) return &f;
+    return nullptr;
+  };
+  const ir::Function* needs = first_missing(opset.table);
+  if (!needs) return opset;
+  for (int v = opset.version + 1; v <= kMaxOpset; ++v) {
+    if (first_missing(table_for(v))) continue;
+    NN_LOG_INFO << "ONNX: opset " << v << ", the lowest that writes every function (" << needs->type
+                << " needs it; "
+                << "-d opset_N chooses another)";
+    return {table_for(v), v, 0};
+  }
+  return opset;  // no opset writes them all: the export names what is missing
+}
+}  // namespace
+
 void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, onnx::ModelProto* out) {
   OnnxOpset opset = parse_onnx_opset(options.define_version);
   if (options.dynamic_batch) {
@@ -138,6 +160,7 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
   const ir::Network* source = target.source;
   const ir::Network& network = target.network;
   check_outputs_produced(network, *exec);
+  if (options.define_version.empty()) opset = lowest_opset_writing(network, opset);
 
   out->set_ir_version(options.ir_version > 0 ? options.ir_version : kDefaultIrVersion);
   out->set_producer_name("nnabla-onnx");
