@@ -31,6 +31,7 @@ void add_indexing_rules(std::vector<OpRule>& rules);     // import_indexing.cpp 
 void add_layer_norm_rules(std::vector<OpRule>& rules);   // import_layer_norm.cpp
 void add_recurrent_rules(std::vector<OpRule>& rules);    // import_recurrent.cpp (LSTM, GRU, RNN)
 void add_loss_rules(std::vector<OpRule>& rules);         // import_loss.cpp
+void add_data_sized_rules(std::vector<OpRule>& rules);   // import_data_sized.cpp (NonZero, Compress, Unique, NMS)
 
 const std::vector<OpRule>& import_rules();
 // The rule for `op` at `opset`, or nullptr.
