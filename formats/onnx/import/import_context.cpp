@@ -210,8 +210,9 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
     vars.push_back(t.var);
     all_constant = all_constant && t.constant && t.foldable;
   }
+  const Attrs& used_attrs = type == "Reshape" && !all_constant ? reshape_of_data_axis(inputs.at(0), attrs) : attrs;
   std::vector<VariablePtr> results =
-      with_context(type, [&] { return nn::call(type, vars, attrs, nn::cpu_context()); });
+      with_context(type, [&] { return nn::call(type, vars, used_attrs, nn::cpu_context()); });
   if (outputs.size() < results.size()) outputs.resize(results.size());
   for (auto& o : outputs)
     if (o.empty()) o = helper_name("");
@@ -228,10 +229,12 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
   for (const auto& name : inputs) f.inputs.push_back(resolve(name));
   f.outputs.assign(outputs.begin(), outputs.begin() + long(results.size()));
   f.has_param = true;
-  f.attrs = attrs;
+  f.attrs = used_attrs;
   network_.functions.push_back(std::move(f));
+  const Function& built = results.front()->parent()->function();
   for (size_t j = 0; j < results.size(); ++j) {
     Tensor t;
+    t.data_axis = output_data_axis(type, inputs, used_attrs, built, j, results[j]->shape().size());
     t.var = Variable::create(results[j]->shape());
     t.var->data()->zero();
     aliases_.erase(outputs[j]);
@@ -239,6 +242,65 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
     declare_buffer(outputs[j], results[j]->shape());
   }
   return outputs;
+}
+
+int64_t ImportContext::output_data_axis(const std::string& type, const std::vector<std::string>& inputs,
+                                        const Attrs& attrs, const Function& f, size_t j, size_t rank) const {
+  if (f.output_size_follows_data()) {
+    if (type == "NonZero") return 1;  // (rank of x, count)
+    if (type == "Unique" && j == 0 && attrs.has("axis") && !attrs.get_bool("flatten", true))
+      return attrs.get_int("axis");
+    return 0;
+  }
+  int64_t in_axis = -1;
+  size_t in_rank = 0;
+  for (const auto& name : inputs) {
+    const Tensor& t = tensor(name);
+    if (t.data_axis < 0) continue;
+    in_axis = t.data_axis;
+    in_rank = t.var->shape().size();
+    break;
+  }
+  if (in_axis < 0) return -1;
+  if (type == "Transpose") {
+    const auto perm = attrs.get_ints("axes");
+    for (size_t i = 0; i < perm.size(); ++i)
+      if (perm[i] == in_axis) return int64_t(i);
+    return -1;
+  }
+  if (type == "Reshape") {
+    const auto shape = attrs.get_ints("shape");
+    for (size_t i = 0; i < shape.size(); ++i)
+      if (shape[i] == -1) return int64_t(i);
+    return -1;
+  }
+  return rank == in_rank ? in_axis : -1;  // element-wise, slices, gathers that keep the axes
+}
+
+Attrs ImportContext::reshape_of_data_axis(const std::string& input, const Attrs& attrs) const {
+  const Tensor& t = tensor(input);
+  if (t.data_axis < 0) return attrs;
+  const Shape& xs = t.var->shape();
+  int64_t others = 1;  // the size of the input without its data axis
+  for (size_t i = 0; i < xs.size(); ++i)
+    if (int64_t(i) != t.data_axis) others *= xs[i];
+  std::vector<int64_t> target = attrs.get_ints("shape");
+  // The target dim of the data axis: its import-time size, with the other dims holding the rest.
+  int64_t found = -1, candidates = 0;
+  for (size_t i = 0; i < target.size(); ++i) {
+    int64_t rest = 1;
+    for (size_t k = 0; k < target.size(); ++k)
+      if (k != i) rest *= target[k];
+    if (target[i] == xs[size_t(t.data_axis)] && rest == others) {
+      found = int64_t(i);
+      ++candidates;
+    }
+  }
+  if (candidates != 1) return attrs;  // ambiguous: the import-time size stays, and a run at another one says so
+  target[size_t(found)] = -1;
+  Attrs out = attrs;
+  out.set("shape", target);
+  return out;
 }
 
 std::string ImportContext::emit1(const std::string& type, const std::vector<std::string>& inputs,

@@ -92,8 +92,16 @@ class ImportContext {
     bool foldable = true;  // false: an initializer that is also a graph input (overridable), kept as parameter
     std::vector<int64_t> ints;
     int32_t data_type = 1;
+    // The axis whose size follows the data (NonZero's count and what keeps it), or -1: its import-time size is
+    // a stand-in, so a Reshape of the tensor infers that axis at run time.
+    int64_t data_axis = -1;
   };
   const Tensor& tensor(const std::string& name) const;
+  // The data-sized axis (if any) of an output of `type` over `inputs`, for output j of rank `rank`.
+  int64_t output_data_axis(const std::string& type, const std::vector<std::string>& inputs, const Attrs& attrs,
+                           const Function& f, size_t j, size_t rank) const;
+  // A Reshape of a data-sized tensor: the target dim that carries its data axis becomes -1.
+  Attrs reshape_of_data_axis(const std::string& input, const Attrs& attrs) const;
   std::string resolve(const std::string& name) const;
   std::string function_name(const std::string& type);
   void declare_buffer(const std::string& name, const Shape& shape);

@@ -74,8 +74,8 @@ std::string nd_indices(ImportContext& ctx, const std::string& indices, const Sha
   std::vector<float> dims(static_cast<size_t>(m), 0.0f);
   for (int64_t k = 0; k < m; ++k) dims[size_t(k)] = float(data_shape[size_t(batch_dims + k)]);
   const std::string neg = ctx.emit1("LessScalar", {t}, {{"val", 0.0}});
-  const std::string dim_const = broadcast_to(ctx, ctx.constant(per_dim, dims), ctx.shape(t));
-  t = ctx.emit1("Add2", {t, ctx.emit1("Mul2", {neg, dim_const})});
+  // (m, 1, ...) broadcast by Mul2: no constant of the indices' size, which may follow the data (NonZero's).
+  t = ctx.emit1("Add2", {t, ctx.emit1("Mul2", {neg, ctx.constant(per_dim, dims)})});
   if (batch_dims == 0) return t;
   std::vector<std::string> parts;
   for (int64_t b = 0; b < batch_dims; ++b) {
