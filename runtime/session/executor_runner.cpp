@@ -10,6 +10,8 @@
 #include "nn/core/log.hpp"
 #include "nn/graph/grad_mode.hpp"
 #include "nn/ir/initializer.hpp"
+#include "nnb_runner.hpp"
+#include "formats/common/file_format.hpp"
 
 namespace nncli {
 
@@ -217,6 +219,25 @@ std::vector<ExecutorOutput> ExecutorRunner::run() {
     }
   }
   return result;
+}
+
+std::unique_ptr<ExecutorRunner> load_runner(const std::vector<std::string>& files, const std::string& executor,
+                                            const std::string& context, RunnerOptions options,
+                                            const NamedShapes& shapes, std::vector<std::string>* executors) {
+  const bool onnx = nn::formats::file_extension(files.front()) == "onnx";
+  ImportOptions import;
+  if (onnx) import.input_shapes = {shapes.begin(), shapes.end()};
+  nn::ir::Model model = is_nnb_file(files.front()) ? load_nnb_model(files.front()) : import_model(files, import);
+  if (executors)
+    for (const auto& e : model.executors) executors->push_back(e.name);
+  const nn::ir::Executor& chosen = find_executor(model, executor);
+  options.context = select_context(context, model);
+  auto runner = nn::with_context(single_quoted(files.front()), [&] {
+    return std::make_unique<ExecutorRunner>(model, chosen, options, &model.parameters);
+  });
+  if (!onnx && !shapes.empty())
+    runner->set_input_shapes(std::map<std::string, nn::Shape>(shapes.begin(), shapes.end()));
+  return runner;
 }
 
 }  // namespace nncli

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "executor_runner.hpp"
+#include "formats/common/file_format.hpp"
+#include "formats/onnx/common/onnx_graph_inputs.hpp"
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
@@ -44,9 +46,16 @@ std::vector<int64_t> dims(const nn::Shape& shape) { return std::vector<int64_t>(
 }  // namespace
 
 struct Model::Impl {
-  nn::ir::Model model;
+  std::vector<std::string> files;
+  std::string executor, context;  // ModelOptions' (the options themselves hold a map: not kept, see load_runner)
+  RunnerOptions runner_options;
   std::vector<std::string> executors;
-  std::unique_ptr<ExecutorRunner> runner;
+  // An ONNX model with dynamic axes is imported again at each new set of input shapes (every shape computation
+  // traced at them); each import's runner is kept, at most kMaxImports, the oldest dropped.
+  bool reimports = false;
+  static constexpr size_t kMaxImports = 4;
+  std::vector<std::pair<std::vector<nn::Shape>, std::unique_ptr<ExecutorRunner>>> imports;
+  ExecutorRunner* runner = nullptr;
   std::vector<Variable> inputs, outputs;
   std::vector<std::vector<float>> values;
 
@@ -67,6 +76,27 @@ struct Model::Impl {
     for (size_t i = 0; i < inputs.size(); ++i) inputs[i].shape = dims(runner->input_shape(i));
     for (size_t i = 0; i < outputs.size(); ++i) outputs[i].shape = dims(runner->output_shape(i));
   }
+  std::unique_ptr<ExecutorRunner> load(const NamedShapes& shapes) {
+    return load_runner(files, executor, context, runner_options, shapes, executors.empty() ? &executors : nullptr);
+  }
+  void use(std::vector<nn::Shape> shapes, std::unique_ptr<ExecutorRunner> loaded) {
+    if (imports.size() >= kMaxImports) imports.erase(imports.begin());
+    runner = loaded.get();
+    imports.emplace_back(std::move(shapes), std::move(loaded));
+  }
+  // An ONNX model with dynamic axes: the import at these shapes, made or kept.
+  void reimport_at(const std::vector<nn::Shape>& shapes) {
+    for (auto& [seen, kept] : imports)
+      if (seen == shapes) {
+        runner = kept.get();
+        return;
+      }
+    NN_CHECK(shapes.size() == inputs.size())
+        << "the model has " << inputs.size() << " input(s), " << shapes.size() << " shape(s) given";
+    NamedShapes by_name;
+    for (size_t i = 0; i < shapes.size(); ++i) by_name.emplace_back(inputs[i].name, shapes[i]);
+    use(shapes, load(by_name));
+  }
   void check_index(size_t index, size_t count, const char* what) const {
     NN_CHECK(index < count) << what << " index " << index << " is out of range (the executor has " << count << " "
                             << what << "s)";
@@ -77,16 +107,23 @@ Model::Model(const std::vector<std::string>& files, const ModelOptions& options)
   translated([&] {
     NN_CHECK_CODE(!files.empty(), nn::ErrorCode::kUsage) << "no model file given";
     Impl& m = *impl_;
-    m.model = is_nnb_file(files.front()) ? load_nnb_model(files.front()) : import_model(files, ImportOptions{});
-    for (const auto& e : m.model.executors) m.executors.push_back(e.name);
-    const nn::ir::Executor& executor = find_executor(m.model, options.executor);
-    RunnerOptions ro;
-    ro.batch_size = options.batch_size;
-    ro.init_missing = options.init_missing;
-    ro.seed = options.seed;
-    ro.context = select_context(options.context, m.model);
-    m.runner = nn::with_context(single_quoted(files.front()),
-                                [&] { return std::make_unique<ExecutorRunner>(m.model, executor, ro); });
+    m.files = files;
+    m.executor = options.executor;
+    m.context = options.context;
+    m.runner_options.batch_size = options.batch_size;
+    m.runner_options.init_missing = options.init_missing;
+    m.runner_options.seed = options.seed;
+    if (nn::formats::file_extension(files.front()) == "onnx") {
+      const auto graph_inputs = nn::formats::onnx::read_graph_inputs(files.front());
+      m.reimports = graph_inputs && nn::formats::onnx::has_free_dims(*graph_inputs);
+    }
+    NamedShapes shapes;
+    for (const auto& [name, dims] : options.input_shapes)
+      shapes.emplace_back(name, nn::Shape(dims.begin(), dims.end()));
+    auto loaded = m.load(shapes);
+    std::vector<nn::Shape> built;
+    for (size_t i = 0; i < loaded->num_inputs(); ++i) built.push_back(loaded->input_shape(i));
+    m.use(std::move(built), std::move(loaded));
     for (size_t i = 0; i < m.runner->num_inputs(); ++i)
       m.inputs.push_back({m.runner->input_name(i), dims(m.runner->input_shape(i))});
     for (size_t i = 0; i < m.runner->num_outputs(); ++i)
@@ -126,7 +163,10 @@ void Model::set_input_shapes(const std::vector<std::vector<int64_t>>& shapes) {
   translated([&] {
     std::vector<nn::Shape> given;
     for (const auto& s : shapes) given.emplace_back(s.begin(), s.end());
-    impl_->runner->set_input_shapes(given);
+    if (impl_->reimports)
+      impl_->reimport_at(given);
+    else
+      impl_->runner->set_input_shapes(given);
     impl_->refresh_shapes();
   });
 }

@@ -1,6 +1,7 @@
 // nncli::Model: load, shapes, inputs from memory, outputs against sample_models' expected values, errors.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -95,6 +96,33 @@ TEST(RuntimeApi, InputShapesChangeBetweenRuns) {
             std::string::npos);
   EXPECT_EQ(code, 1);
   EXPECT_EQ(model.inputs()[0].shape, (std::vector<int64_t>{1, 4}));  // unchanged after the refusal
+}
+
+// The values of a version-1 .npy file of float32 (its header skipped).
+std::vector<float> read_npy_floats(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t start = 10 + (size_t(uint8_t(bytes.at(8))) | size_t(uint8_t(bytes.at(9))) << 8);
+  std::vector<float> values((bytes.size() - start) / sizeof(float));
+  std::memcpy(values.data(), bytes.data() + start, values.size() * sizeof(float));
+  return values;
+}
+
+TEST(RuntimeApi, OnnxDynamicAxesImportedAtEachShape) {
+  const std::string data = std::string(NNCLI_CLI_DATA) + "/dynamic_sequence";
+  EXPECT_NE(error_of([&] { nncli::Model model(data + ".onnx"); }).find("give its dynamic axes fixed sizes"),
+            std::string::npos);
+  nncli::Model model(data + ".onnx", {.input_shapes = {{"x", {1, 3, 4}}}});
+  EXPECT_EQ(model.inputs()[0].shape, (std::vector<int64_t>{1, 3, 4}));
+  for (const std::string shape :
+       {"1x3x4", "2x5x4", "1x3x4"}) {  // ONNX Runtime's outputs (make_dynamic_sequence.py)
+    const std::vector<float> x = read_npy_floats(data + "_" + shape + ".npy");
+    model.set_input_shapes({shape == "1x3x4" ? std::vector<int64_t>{1, 3, 4} : std::vector<int64_t>{2, 5, 4}});
+    EXPECT_EQ(model.outputs()[0].size(), int64_t(x.size()));
+    model.set_input(0, x.data(), x.size());
+    model.run();
+    expect_near_all(model.output(0), read_floats(data + "_" + shape + "_expected.bin"));
+  }
 }
 
 TEST(RuntimeApi, NntxtWithParameterFile) {

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -61,6 +62,9 @@ struct ModelOptions {
                               // this build can run it, else cpu
   bool init_missing = false;  // create parameters absent from the files from their initializers
   uint32_t seed = 0;          // for init_missing and the executor's generator variables
+  // Shapes of named inputs, as `nncli infer --input-shape`: an ONNX model exported with dynamic axes is imported
+  // at them (one whose free dims follow only the batch needs none), other models run at them.
+  std::map<std::string, std::vector<int64_t>> input_shapes;
 };
 
 class NNCLI_API Model {
@@ -90,8 +94,10 @@ class NNCLI_API Model {
 
   // Runs from now on take inputs of these shapes, one per input, each with as many axes as inputs()[i]
   // (another batch size, sequence length or image size): shapes are inferred again through the network and
-  // inputs() and outputs() give the new ones. Each set of shapes keeps its own setup, so returning to shapes
-  // used before costs no setup. Throws when the network cannot take them, naming the function that refuses.
+  // inputs() and outputs() give the new ones (an ONNX model with dynamic axes is imported again at them, so
+  // its shape computations are traced at the real shapes). Each set of shapes keeps its own setup, so
+  // returning to shapes used before costs no setup. Throws when the network cannot take them, naming the
+  // function that refuses.
   // Set the inputs' values after a change of shapes.
   void set_input_shapes(const std::vector<std::vector<int64_t>>& shapes);
 
