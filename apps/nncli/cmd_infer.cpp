@@ -8,6 +8,7 @@
 #include "command.hpp"
 #include "command_options.hpp"
 #include "input_file_check.hpp"
+#include "json_text.hpp"
 #include "formats/datasets/image_io.hpp"
 #include "formats/datasets/npy.hpp"
 #include "executor_runner.hpp"
@@ -141,7 +142,7 @@ void print_json(const std::string& executor, int64_t batch, const std::vector<Ex
     j["outputs"].push_back(
         {{"name", o.variable_name}, {"data_name", o.data_name}, {"shape", o.shape}, {"data", data}});
   }
-  std::printf("%s\n", j.dump().c_str());
+  std::printf("%s\n", json_text(j).c_str());
 }
 
 // Every file is rendered before the first one is written, so an error leaves no partial output.
