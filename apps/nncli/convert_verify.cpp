@@ -48,7 +48,7 @@ std::vector<float> load_input(const std::string& path, const std::string& name, 
         << " values";
     return std::move(a.values);
   }
-  return read_raw_array(path, nn::DType::kFloat32, nn::shape_size(shape), what);
+  return read_raw_array(path, nn::DType::kFloat32, nn::shape_size(shape), what).values;
 }
 
 // Per-sample argmax over everything but the batch axis (the whole array when it has rank <= 1).
