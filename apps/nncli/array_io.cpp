@@ -1,6 +1,7 @@
 // Raw binary, .npy and text arrays.
 #include "array_io.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -29,12 +30,12 @@ void convert_from(const char* src, int64_t n, float* dst) {
 nn::DType parse_input_dtype(const std::string& name) {
   if (name == "float32") return nn::DType::kFloat32;
   if (name == "uint8") return nn::DType::kUInt8;
+  if (name == "int8") return nn::DType::kInt8;
   if (name == "int32") return nn::DType::kInt32;
-  NN_FAIL(nn::ErrorCode::kUsage) << "unsupported data type '" << name << "' (use float32, uint8 or int32)";
+  NN_FAIL(nn::ErrorCode::kUsage) << "unsupported data type '" << name << "' (use float32, uint8, int8 or int32)";
 }
 
-std::vector<float> read_raw_array(const std::string& path, nn::DType dtype, int64_t expected,
-                                  const std::string& what) {
+HostArray read_raw_array(const std::string& path, nn::DType dtype, int64_t expected, const std::string& what) {
   const uint64_t element = nn::dtype_size(dtype);
   const uint64_t want = uint64_t(expected) * element;
   std::error_code ec;
@@ -43,18 +44,30 @@ std::vector<float> read_raw_array(const std::string& path, nn::DType dtype, int6
   NN_CHECK(size == want) << single_quoted(path) << ": " << size << " bytes, but " << what << " needs " << expected
                          << " " << nn::dtype_name(dtype) << " values = " << want << " bytes";
   std::string bytes = nn::formats::read_file(path, want);
-  std::vector<float> values(static_cast<size_t>(expected));
+  HostArray a{{}, std::vector<float>(static_cast<size_t>(expected)), ElementKind::kInteger, nn::dtype_name(dtype)};
   switch (dtype) {
-    case nn::DType::kUInt8: convert_from<uint8_t>(bytes.data(), expected, values.data()); break;
-    case nn::DType::kInt32: convert_from<int32_t>(bytes.data(), expected, values.data()); break;
-    default: convert_from<float>(bytes.data(), expected, values.data()); break;
+    case nn::DType::kUInt8: convert_from<uint8_t>(bytes.data(), expected, a.values.data()); break;
+    case nn::DType::kInt8: convert_from<int8_t>(bytes.data(), expected, a.values.data()); break;
+    case nn::DType::kInt32: convert_from<int32_t>(bytes.data(), expected, a.values.data()); break;
+    default:
+      convert_from<float>(bytes.data(), expected, a.values.data());
+      a.kind = ElementKind::kReal;
+      break;
   }
-  return values;
+  return a;
 }
 
 HostArray read_npy(const std::string& path) {
   nn::formats::datasets::NpyArray array = nn::formats::datasets::read_npy_file(nn::formats::read_file(path), path);
-  return {array.shape, std::vector<float>(array.values.begin(), array.values.end())};
+  // descr: byte order, kind letter, bytes per element ("<f4", "|u1", "|b1")
+  const char letter = array.descr.size() > 1 ? array.descr[1] : '?';
+  const std::string bits = array.descr.size() > 2 ? std::to_string(8 * std::atoi(array.descr.c_str() + 2)) : "";
+  HostArray a{array.shape, std::vector<float>(array.values.begin(), array.values.end()), ElementKind::kOther,
+              "bool"};
+  if (letter == 'f') a.kind = ElementKind::kReal, a.type = "float" + bits;
+  if (letter == 'i') a.kind = ElementKind::kInteger, a.type = "int" + bits;
+  if (letter == 'u') a.kind = ElementKind::kInteger, a.type = "uint" + bits;
+  return a;
 }
 
 std::string text_image(const nn::Shape& shape, const std::vector<float>& values) {

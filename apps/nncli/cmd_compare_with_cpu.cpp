@@ -14,6 +14,8 @@
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 #include "train_io.hpp"
+#include "json_text.hpp"
+#include "nn/core/printable.hpp"
 
 namespace nncli {
 
@@ -149,7 +151,7 @@ int run_compare_with_cpu(const CompareOptions& opt) {
     j["targets"].push_back(t);
   }
   j["first_exceeding"] = first_bad ? nlohmann::json(first_bad->name) : nlohmann::json();
-  const std::string out = opt.format == "json" ? j.dump(2) + "\n" : text;
+  const std::string out = opt.format == "json" ? json_text(j, 2) + "\n" : nn::printable(text, true);
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
   NN_LOG_INFO << "Compare with CPU Completed.";

@@ -14,7 +14,9 @@
 #include "model_session.hpp"
 #include "nnb_runner.hpp"
 #include "nn/core/error.hpp"
+#include "nn/core/printable.hpp"
 #include "py_format.hpp"
+#include "json_text.hpp"
 
 namespace nncli {
 
@@ -249,12 +251,12 @@ nlohmann::ordered_json model_json(const nn::ir::Model& model) {
 
 int run_dump(const DumpOptions& opt) {
   if (opt.files.size() == 1 && is_nnb_file(opt.files[0])) {  // nnablart's dump of an NNB
-    std::fputs(dump_nnb_file(opt.files[0]).c_str(), stdout);
+    std::fputs(nn::printable(dump_nnb_file(opt.files[0]), true).c_str(), stdout);
     return 0;
   }
   nn::ir::Model model = import_model(opt.files, opt.import.import_options());
   if (opt.verbose) {
-    std::fputs(dump_proto_fields(model, "NNP", opt.dump_limit).c_str(), stdout);
+    std::fputs(nn::printable(dump_proto_fields(model, "NNP", opt.dump_limit), true).c_str(), stdout);
     return 0;
   }
   check_parameters(model);
@@ -267,12 +269,12 @@ int run_dump(const DumpOptions& opt) {
       j["stats"] = nlohmann::ordered_json::array();
       for (const auto& s : stats) j["stats"].push_back(stats_json(s));
     }
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", json_text(j, 2).c_str());
     return 0;
   }
   std::string text = TextDump(model, opt).render();
   for (const auto& s : stats) text += stats_text(s);
-  std::fputs(text.c_str(), stdout);
+  std::fputs(nn::printable(text, true).c_str(), stdout);  // names from the file, escaped for the terminal
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "function_info_sets.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
+#include "nn/core/printable.hpp"
 
 namespace nncli {
 
@@ -90,7 +91,7 @@ std::string lower_extension(const std::string& path) {
 }
 
 void print_list_to_stderr(const char* header, const std::set<std::string>& names) {
-  std::fprintf(stderr, "%s\n%s\n", header, plain_list(names).c_str());
+  std::fprintf(stderr, "%s\n%s\n", header, nn::printable(plain_list(names), true).c_str());
 }
 
 }  // namespace

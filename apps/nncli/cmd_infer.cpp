@@ -8,12 +8,14 @@
 #include "command.hpp"
 #include "command_options.hpp"
 #include "input_file_check.hpp"
+#include "json_text.hpp"
 #include "formats/datasets/image_io.hpp"
 #include "formats/datasets/npy.hpp"
 #include "formats/onnx/common/onnx_graph_inputs.hpp"
 #include "executor_runner.hpp"
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/file_format.hpp"
+#include "formats/tflite/tflite_quantized_io.hpp"
 #include "model_session.hpp"
 #include "nnb_runner.hpp"
 #include "nn/core/error.hpp"
@@ -34,6 +36,7 @@ struct InferOptions {
   bool init_missing = false;
   bool no_image_normalization = false;
   bool no_optimize = false;
+  bool dequantize = false;
   uint32_t seed = 0;
   std::string context;
   std::vector<std::string> files;
@@ -45,8 +48,13 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
   add_model_config_option(command, o->config, "Model (.nnp, .nntxt); may also be given positionally");
   add_param_option(command, o->param, "Parameter file (.h5, .protobuf, .nnp)");
   command.add_option("-o,--output", o->output, "Output prefix: writes PREFIX_<sample>.bin (nothing without it)");
-  command.add_option("-t,--data_type,--data-type", o->data_type, "Type of raw inputs: float32, uint8 or int32")
-      ->check(CLI::IsMember({"float32", "uint8", "int32"}));
+  command
+      .add_option(
+          "-t,--data_type,--data-type", o->data_type,
+          "Type of raw .bin inputs: float32, uint8, int8 or int32. For a quantized (int8/uint8/int16) input "
+          "of a .tflite model, float arrays (.bin float32, .npy float) are real values, quantized with the "
+          "input's scale and zero point as TFLite's QUANTIZE does; integer arrays are its raw integers")
+      ->check(CLI::IsMember({"float32", "uint8", "int8", "int32"}));
   add_run_batch_size_option(command, o->batch_size);
   add_context_option(command, o->context);
   command.add_option("-e,--executor", o->executor, "Executor name (default: the first)");
@@ -64,6 +72,9 @@ std::shared_ptr<InferOptions> setup_infer(CLI::App& command) {
   add_input_shape_option(command, o->input_shapes,
                          "NAME=d0,d1,...: run input NAME at this shape (fixes an ONNX model's dynamic axes; a "
                          ".npy input sets it by itself)");
+  command.add_flag("--dequantize", o->dequantize,
+                   "Quantized outputs of a .tflite model as real values scale * (q - zero_point); without it they "
+                   "are the runtime's raw integers (every --format)");
   command
       .add_option("files", o->files,
                   "Model files, then one input (.bin raw, .npy or a png/jpg/bmp image) per data variable")
@@ -102,16 +113,21 @@ std::vector<float> read_image_input(const std::string& path, bool normalize, con
   return values;
 }
 
-std::vector<float> read_input(const std::string& path, const std::string& data_type, const std::string& name,
-                              const nn::Shape& shape, bool normalize_images) {
+// An image's pixels are real values when normalized (/255), integers 0-255 when not.
+HostArray read_input(const std::string& path, const std::string& data_type, const std::string& name,
+                     const nn::Shape& shape, bool normalize_images) {
   const std::string what = "input " + single_quoted(name) + " " + nn::to_string(shape);
-  if (is_image_file(path)) return read_image_input(path, normalize_images, what, shape);
+  if (is_image_file(path)) {
+    HostArray a{shape, read_image_input(path, normalize_images, what, shape), ElementKind::kReal, "float32"};
+    if (!normalize_images) a.kind = ElementKind::kInteger, a.type = "uint8";
+    return a;
+  }
   if (nn::formats::file_extension(path) == "npy") {
     HostArray a = read_npy(path);
     NN_CHECK(nn::shape_size(a.shape) == nn::shape_size(shape))
         << single_quoted(path) << ": array of shape " << nn::to_string(a.shape) << " (" << nn::shape_size(a.shape)
         << " values), but " << what << " needs " << nn::shape_size(shape) << " values";
-    return std::move(a.values);
+    return a;
   }
   return read_raw_array(path, input_dtype(path, data_type), nn::shape_size(shape), what);
 }
@@ -149,6 +165,46 @@ void add_onnx_shapes_of_npy_inputs(const std::string& model, const std::vector<s
   }
 }
 
+// The raw integers a quantized input holds (the network dequantizes them): real values quantized as TFLite's
+// QUANTIZE does, integers taken as they are if the type holds them; any other array is refused.
+std::vector<float> quantized_input(HostArray a, const nn::formats::QuantizedIo& q, const std::string& path,
+                                   const std::string& name) {
+  const std::string what = "input " + single_quoted(name) + " (" + q.describe() + "): " + single_quoted(path);
+  NN_CHECK(a.kind != ElementKind::kOther)
+      << what << " holds " << a.type << " values; give real values as a float array (they are quantized) or "
+      << "the raw integers as an integer array";
+  for (size_t i = 0; i < a.values.size(); ++i) {
+    float& v = a.values[i];
+    if (a.kind == ElementKind::kInteger) {
+      NN_CHECK(v >= float(q.min) && v <= float(q.max))
+          << what << ": integer " << v << " at index " << i << " is outside " << q.type << " (" << q.min << " to "
+          << q.max << "); real values go in a float array";
+    } else {
+      NN_CHECK(!std::isnan(v)) << what << ": NaN at index " << i << " cannot be quantized";
+      v = float(q.quantize(v));
+    }
+  }
+  NN_LOG_VERBOSE << what << ": " << (a.kind == ElementKind::kReal ? "real values, quantized" : "raw integers");
+  return std::move(a.values);
+}
+
+// The quantization of a .tflite model's inputs and outputs; none for other formats.
+nn::formats::TfliteQuantizedIo model_quantized_io(const std::string& model_path, const ExecutorRunner& runner,
+                                                  size_t outputs) {
+  nn::formats::TfliteQuantizedIo io;
+  if (nn::formats::file_extension(model_path) == "tflite") io = nn::formats::read_tflite_quantized_io(model_path);
+  io.inputs.resize(runner.num_inputs());
+  io.outputs.resize(outputs);
+  return io;
+}
+
+// --dequantize: a quantized output's integers as the real values they stand for.
+void dequantize_outputs(std::vector<ExecutorOutput>& outputs, const nn::formats::TfliteQuantizedIo& io) {
+  for (size_t j = 0; j < outputs.size(); ++j)
+    if (io.outputs[j])
+      for (float& v : outputs[j].values) v = io.outputs[j]->dequantize(v);
+}
+
 // Sample b of every output, flattened and concatenated (an output without the batch axis goes whole).
 std::string sample_bytes(const std::vector<ExecutorOutput>& outputs, int64_t batch, int64_t b) {
   std::string bytes;
@@ -161,12 +217,15 @@ std::string sample_bytes(const std::vector<ExecutorOutput>& outputs, int64_t bat
   return bytes;
 }
 
-void print_json(const std::string& executor, int64_t batch, const std::vector<ExecutorOutput>& outputs) {
+// A quantized output also names its type, scale and zero point, and whether its data are the raw integers.
+void print_json(const std::string& executor, int64_t batch, const std::vector<ExecutorOutput>& outputs,
+                const nn::formats::TfliteQuantizedIo& io, bool dequantized) {
   nlohmann::ordered_json j;
   j["executor"] = executor;
   j["batch_size"] = batch;
   j["outputs"] = nlohmann::ordered_json::array();
-  for (const auto& o : outputs) {
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const ExecutorOutput& o = outputs[k];
     nlohmann::ordered_json data = nlohmann::ordered_json::array();
     // Through the shortest float32 text so that 0.1f prints as 0.1, not 0.10000000149011612.
     for (float v : o.values) {
@@ -176,10 +235,14 @@ void print_json(const std::string& executor, int64_t batch, const std::vector<Ex
         data.push_back(nullptr);  // JSON has no NaN/Inf
       }
     }
-    j["outputs"].push_back(
-        {{"name", o.variable_name}, {"data_name", o.data_name}, {"shape", o.shape}, {"data", data}});
+    nlohmann::ordered_json entry = {{"name", o.variable_name}, {"data_name", o.data_name}, {"shape", o.shape}};
+    if (const auto& q = io.outputs[k])
+      entry["quantization"] = {
+          {"type", q->type}, {"scale", std::stod(shortest_float(float(q->scale)))}, {"zero_point", q->zero_point}, {"dequantized", dequantized}};
+    entry["data"] = std::move(data);
+    j["outputs"].push_back(std::move(entry));
   }
-  std::printf("%s\n", j.dump().c_str());
+  std::printf("%s\n", json_text(j).c_str());
 }
 
 // Every file is rendered before the first one is written, so an error leaves no partial output.
@@ -243,13 +306,21 @@ int run_infer(const InferOptions& opt) {
   if (nn::formats::file_extension(models.front()) != "onnx" && !given_shapes.empty())
     runner.set_input_shapes(given_shapes);  // nnabla models run at them (the ONNX import traced them)
   choose_input_shapes(runner, inputs);
-  for (size_t i = 0; i < inputs.size(); ++i)
-    runner.set_input(i, read_input(inputs[i], opt.data_type, runner.input_name(i), runner.input_shape(i),
-                                   !opt.no_image_normalization));
+  const nn::formats::TfliteQuantizedIo io =
+      model_quantized_io(models.front(), runner, executor.output_variable.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    HostArray a = read_input(inputs[i], opt.data_type, runner.input_name(i), runner.input_shape(i),
+                             !opt.no_image_normalization);
+    runner.set_input(i, io.inputs[i]
+                            ? quantized_input(std::move(a), *io.inputs[i], inputs[i], runner.input_name(i))
+                            : std::move(a.values));
+  }
 
   std::vector<ExecutorOutput> outputs = runner.run();
+  NN_INTERNAL_CHECK(outputs.size() == io.outputs.size()) << outputs.size() << " outputs";
+  if (opt.dequantize) dequantize_outputs(outputs, io);
   if (opt.format == "json") {
-    print_json(executor.name, runner.batch_size(), outputs);
+    print_json(executor.name, runner.batch_size(), outputs, io, opt.dequantize);
   } else if (!opt.output.empty()) {
     write_outputs(opt, runner.batch_size(), outputs);
   } else {

@@ -11,6 +11,7 @@
 #include "formats/passes/inference_passes.hpp"
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
+#include "nn/core/printable.hpp"
 
 namespace nncli {
 
@@ -41,7 +42,7 @@ int run_optimize(const OptimizeOptions& opt) {
   if (opt.verbose) {
     auto list = [](const char* pass, const std::vector<std::string>& lines) {
       std::printf("%s: %zu change%s\n", pass, lines.size(), lines.size() == 1 ? "" : "s");
-      for (const auto& l : lines) std::printf("  %s\n", l.c_str());
+      for (const auto& l : lines) std::printf("  %s\n", nn::printable(l).c_str());
     };
     list("remove_identity", identity);
     list("fold_batch_normalization", folded);

@@ -14,6 +14,7 @@
 #include "profile_report.hpp"
 #include "profile_runner.hpp"
 #include "train_io.hpp"
+#include "nn/core/printable.hpp"
 
 namespace nncli {
 
@@ -111,7 +112,8 @@ int run_profile(const ProfileOptions& opt) {
                                  profile::profile_csv(results));
   nn::formats::write_file_atomic((std::filesystem::path(opt.outdir) / "profile.json").string(), json);
   progress.clear();
-  const std::string text = opt.format == "json" ? json : profile::text_summary(results, machine, opt.top);
+  const std::string text =
+      opt.format == "json" ? json : nn::printable(profile::text_summary(results, machine, opt.top), true);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
   NN_LOG_INFO << "Profile Completed.";

@@ -15,6 +15,8 @@
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 #include "nnb_runner.hpp"
+#include "json_text.hpp"
+#include "nn/core/printable.hpp"
 
 namespace nncli {
 
@@ -46,7 +48,7 @@ std::vector<float> load_input(const std::string& path, const std::string& name, 
         << " values";
     return std::move(a.values);
   }
-  return read_raw_array(path, nn::DType::kFloat32, nn::shape_size(shape), what);
+  return read_raw_array(path, nn::DType::kFloat32, nn::shape_size(shape), what).values;
 }
 
 // Per-sample argmax over everything but the batch axis (the whole array when it has rank <= 1).
@@ -116,15 +118,16 @@ void print_reports(const std::vector<OutputReport>& reports, const ConvertOption
                               {"ok", r.ok}});
     }
     j["ok"] = all;
-    std::printf("%s\n", j.dump(2).c_str());
+    std::printf("%s\n", json_text(j, 2).c_str());
     return;
   }
   std::printf("%-32s %-16s %12s %12s %10s %9s  %s\n", "output", "shape", "max_abs_err", "max_rel_err", "cosine",
               "argmax", "result");
   for (const auto& r : reports) {
     const std::string argmax = std::to_string(r.argmax_same) + "/" + std::to_string(r.samples);
-    std::printf("%-32s %-16s %12.4g %12.4g %10.6f %9s  %s\n", r.name.c_str(), nn::to_string(r.shape).c_str(),
-                r.max_abs, r.max_rel, r.cosine, argmax.c_str(), r.ok ? "ok" : "MISMATCH");
+    std::printf("%-32s %-16s %12.4g %12.4g %10.6f %9s  %s\n", nn::printable(r.name).c_str(),
+                nn::to_string(r.shape).c_str(), r.max_abs, r.max_rel, r.cosine, argmax.c_str(),
+                r.ok ? "ok" : "MISMATCH");
   }
   std::fflush(stdout);
 }

@@ -6,6 +6,7 @@
 
 #include "nn/core/error.hpp"
 #include "nn/ops/op_registry.hpp"
+#include "json_text.hpp"
 
 namespace nncli::function_info {
 
@@ -126,7 +127,7 @@ std::string query_json(const std::string& type, const std::vector<TargetTable>& 
   j["backends"] = nn::OpRegistry::instance().kernels(type);
   for (const auto& t : targets)
     j["targets"][t.target] = t.available ? nlohmann::json(t.functions.count(type) != 0) : nlohmann::json();
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 std::string result_json(const ListResult& result) {
@@ -135,7 +136,7 @@ std::string result_json(const ListResult& result) {
   j["files"] = result.files;
   j["supported"] = result.supported;
   j["unsupported"] = result.unsupported;
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 }  // namespace nncli::function_info

@@ -47,9 +47,9 @@ void install_log_sink(int verbose, bool quiet) {
   });
 }
 
+// Through the log sink, which escapes what a file put in the message (nn::log_message).
 int report_error(const char* what, int code) {
-  nncli::clear_progress_line();
-  std::fprintf(stderr, "%s: error: %s\n", g_name.c_str(), nncli::shorten_quoted_names(what).c_str());
+  nn::log_message(nn::LogLevel::kError, nncli::shorten_quoted_names(what));
   return code;
 }
 

@@ -13,6 +13,7 @@
 #include "formats/common/atomic_file.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
+#include "json_text.hpp"
 
 namespace nncli::profile {
 
@@ -160,7 +161,7 @@ std::string json_report(const std::vector<TargetResult>& results, const MachineI
       t["hotspots"].push_back({{"kind", h->kind}, {"function", h->function_name}, {"median_ms", h->stats.median}});
     j["targets"].push_back(t);
   }
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 std::vector<std::string> regressions(const std::vector<TargetResult>& results, const std::string& path,

@@ -46,12 +46,7 @@ Shape Importer::shape(int index) const {
 
 bool Importer::is_constant(int index) const { return !model_.buffers.at(tensor(index).buffer)->data.empty(); }
 
-bool Importer::is_quantized(int index) const {
-  const auto& t = tensor(index);
-  return (t.type == tflite::TensorType_INT8 || t.type == tflite::TensorType_UINT8 ||
-          t.type == tflite::TensorType_INT16) &&
-         t.quantization && !t.quantization->scale.empty();
-}
+bool Importer::is_quantized(int index) const { return quantized_io(tensor(index)).has_value(); }
 
 std::vector<float> Importer::constant(int index) const {
   const auto& t = tensor(index);
@@ -186,18 +181,12 @@ void Importer::finish(const std::string& value, int index, tflite::ActivationFun
       NN_FAIL(ErrorCode::kUnsupported) << "fused activation " << tflite::EnumNameActivationFunctionType(act)
                                        << " is not supported";
   }
-  if (is_quantized(index)) {  // round to the tensor's grid and saturate to its type's range
-    const auto& t = tensor(index);
-    const double scale = t.quantization->scale[0];
-    const double zp = t.quantization->zero_point.empty() ? 0.0 : double(t.quantization->zero_point[0]);
-    const double qmin = t.type == tflite::TensorType_UINT8 ? 0 : t.type == tflite::TensorType_INT8 ? -128 : -32768;
-    const double qmax = t.type == tflite::TensorType_UINT8 ? 255 : t.type == tflite::TensorType_INT8 ? 127 : 32767;
-    NN_CHECK(scale > 0 && std::isfinite(scale)) << "tensor '" << t.name << "' has scale " << scale;
-    step("MulScalar", {{"val", 1.0 / scale}});
+  if (const auto q = quantized_io(tensor(index))) {  // round to the tensor's grid and saturate to its range
+    step("MulScalar", {{"val", 1.0 / q->scale}});
     step("Round", {});
-    step("MaximumScalar", {{"val", qmin - zp}});
-    step("MinimumScalar", {{"val", qmax - zp}});
-    step("MulScalar", {{"val", scale}});
+    step("MaximumScalar", {{"val", double(q->min - q->zero_point)}});
+    step("MinimumScalar", {{"val", double(q->max - q->zero_point)}});
+    step("MulScalar", {{"val", q->scale}});
   }
   vars_[index] = v;
 }
@@ -215,16 +204,14 @@ ir::Model Importer::build() {
     std::string v = vars_.at(o);
     const auto& t = tensor(o);
     std::string name = t.name;
-    if (is_quantized(o)) {  // raw integers out, like the runtime's output tensor
-      const double scale = t.quantization->scale[0];
-      const double zp = t.quantization->zero_point.empty() ? 0.0 : double(t.quantization->zero_point[0]);
+    if (const auto q = quantized_io(t)) {  // raw integers out, like the runtime's output tensor
       std::string a = temp(name + "/q", shape(o));
-      fn("MulScalar", {v}, {a}, {{"val", 1.0 / scale}});
+      fn("MulScalar", {v}, {a}, {{"val", 1.0 / q->scale}});
       std::string b = temp(name + "/r", shape(o));
       fn("Round", {a}, {b});
       std::string c = unique(name);  // the output keeps the tensor's name where it is free
       network_.variables.push_back({c, "Buffer", {}, shape(o), {}});
-      fn("AddScalar", {b}, {c}, {{"val", zp}});
+      fn("AddScalar", {b}, {c}, {{"val", double(q->zero_point)}});
       v = c;
     } else {
       std::string c = unique(name);
@@ -245,16 +232,15 @@ void Importer::declare_input(int index) {
   const auto& t = tensor(index);
   std::string raw = temp(t.name, shape(index));
   raw_inputs_[index] = raw;
-  if (!is_quantized(index)) {
+  const auto q = quantized_io(t);
+  if (!q) {
     vars_[index] = raw;
     return;
   }
-  const double scale = t.quantization->scale[0];
-  const double zp = t.quantization->zero_point.empty() ? 0.0 : double(t.quantization->zero_point[0]);
   std::string a = temp(t.name + "/centered", shape(index));
-  fn("AddScalar", {raw}, {a}, {{"val", -zp}});
+  fn("AddScalar", {raw}, {a}, {{"val", -double(q->zero_point)}});
   std::string b = temp(t.name + "/dequantized", shape(index));
-  fn("MulScalar", {a}, {b}, {{"val", scale}});
+  fn("MulScalar", {a}, {b}, {{"val", q->scale}});
   vars_[index] = b;
 }
 

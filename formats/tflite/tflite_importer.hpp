@@ -2,9 +2,11 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "formats/tflite/tflite_quantized_io.hpp"
 #include "nn/ir/model.hpp"
 #include "tflite_subset_generated.h"
 
@@ -52,6 +54,9 @@ class Importer {
   std::string op_name_;
   int counter_ = 0;
 };
+
+// An int8, uint8 or int16 tensor with a scale: its type's range, its (first) scale and zero point.
+std::optional<QuantizedIo> quantized_io(const tflite::TensorT& t);
 
 // A tensor whose shape_signature starts with -1: its dim 0 is the dynamic batch.
 bool has_dynamic_batch(const tflite::TensorT& t);

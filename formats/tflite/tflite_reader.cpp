@@ -6,6 +6,7 @@
 #include "formats/common/atomic_file.hpp"
 #include "formats/tflite/tflite_graph.hpp"
 #include "nn/core/error.hpp"
+#include "nn/core/log.hpp"
 
 namespace nn::formats::tflite_io {
 
@@ -27,15 +28,25 @@ namespace {
 
 constexpr size_t kMaxTfliteBytes = size_t(2) << 30;  // FlatBuffers offsets are 32-bit
 
-void check_model(const tflite::ModelT& m) {
+// TOCO wrote rank-1 per-channel int32 biases with another tensor's quantized_dimension (3 in tflite-micro's
+// person_detect): one scale per element of the only axis is per-channel on axis 0, as TFLite Micro reads it.
+void repair_toco_bias_axis(tflite::TensorT& t) {
+  auto& q = *t.quantization;
+  if (t.shape.size() != 1 || q.quantized_dimension == 0 || int64_t(q.scale.size()) != t.shape[0]) return;
+  NN_LOG_VERBOSE << "tensor '" << t.name << "': " << q.scale.size() << " scales on its only axis, but "
+                 << "quantized_dimension " << q.quantized_dimension << " (as TOCO wrote biases): read on axis 0";
+  q.quantized_dimension = 0;
+}
+
+void check_model(tflite::ModelT& m) {
   NN_CHECK(m.version == 3) << "schema version " << m.version << " is not supported (3 is)";
   NN_CHECK(!m.subgraphs.empty()) << "the model has no subgraph";
   NN_CHECK_CODE(m.subgraphs.size() == 1, ErrorCode::kUnsupported)
       << "models with " << m.subgraphs.size() << " subgraphs (control flow) are not supported";
-  const tflite::SubGraphT& g = *m.subgraphs[0];
+  tflite::SubGraphT& g = *m.subgraphs[0];
   const size_t nt = g.tensors.size();
   for (size_t i = 0; i < nt; ++i) {
-    const tflite::TensorT& t = *g.tensors[i];
+    tflite::TensorT& t = *g.tensors[i];
     NN_CHECK(t.buffer < m.buffers.size())
         << "tensor " << i << " '" << t.name << "' names buffer " << t.buffer << " of " << m.buffers.size();
     int64_t count = 1;
@@ -65,6 +76,7 @@ void check_model(const tflite::ModelT& m) {
           << "tensor '" << t.name << "': " << q.scale.size() << " scales but " << q.zero_point.size()
           << " zero points";
       if (q.scale.size() > 1) {
+        repair_toco_bias_axis(t);
         NN_CHECK(q.quantized_dimension >= 0 && size_t(q.quantized_dimension) < t.shape.size() &&
                  int64_t(q.scale.size()) == t.shape[size_t(q.quantized_dimension)])
             << "tensor '" << t.name << "': " << q.scale.size() << " scales do not match quantized_dimension "

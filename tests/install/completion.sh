@@ -26,7 +26,7 @@ for sub in $subcommands; do
     grep -qx -- "$opt" <<<"$offered" || fail "nncli $sub: $opt not completed"
   done
 done
-[[ $(complete_words infer -t "" | tr '\n' ' ') == "float32 uint8 int32 " ]] || fail "infer -t choices"
+[[ $(complete_words infer -t "" | tr '\n' ' ') == "float32 uint8 int8 int32 " ]] || fail "infer -t choices"
 [[ $(complete_words infer --bat | tr '\n' ' ') == "--batch_size --batch-size " ]] || fail "infer --bat"
 [[ $status == 0 ]] && echo "ok: $(wc -w <<<"$subcommands") subcommands and their options complete"
 exit $status

@@ -1,8 +1,10 @@
-// Log level and sink (stderr by default).
+// Log level and sink (stderr by default); every line is escaped for the terminal here, before any sink.
 #include "nn/core/log.hpp"
 
 #include <cstdio>
 #include <mutex>
+
+#include "nn/core/printable.hpp"
 
 namespace nn {
 namespace {
@@ -26,11 +28,12 @@ void set_log_sink(LogSink sink) {
   g_sink = std::move(sink);
 }
 void log_message(LogLevel level, const std::string& text) {
+  const std::string line = printable(text);  // names from files must not drive the terminal
   std::lock_guard<std::mutex> lock(g_mutex);
   if (g_sink) {
-    g_sink(level, text);
+    g_sink(level, line);
     return;
   }
-  std::fprintf(stderr, "nncli: %s%s\n", prefix(level), text.c_str());
+  std::fprintf(stderr, "nncli: %s%s\n", prefix(level), line.c_str());
 }
 }  // namespace nn
