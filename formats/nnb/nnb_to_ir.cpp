@@ -51,6 +51,37 @@ std::vector<float> untranspose(const std::vector<float>& x, int64_t rows) {
   return t;
 }
 
+// nnabla-c-runtime reads an Affine weight that the network computes (no data of its own) as it reads stored
+// ones: output-major, (O, I) with O the output's size from base_axis on. Functions in front of `fn` bring it to
+// nnabla's (I, O...) layout, so that nncli runs an NNB as the c-runtime does.
+void input_major_weight(nn::ir::Network& net, nn::ir::Function& fn, size_t k, const std::string& output) {
+  const nn::ir::Variable weight = *net.find_variable(fn.inputs[k]);
+  const Shape out = net.find_variable(output)->shape;
+  const int64_t base_axis = fn.attrs.get_int("base_axis", 1);
+  NN_CHECK(base_axis >= 0 && base_axis < int64_t(out.size()))
+      << fn.name << ": base_axis " << base_axis << " does not fit output " << to_string(out);
+  const Shape out_dims(out.begin() + base_axis, out.end());
+  const int64_t rows = shape_size(out_dims), total = shape_size(weight.shape);
+  NN_CHECK(rows > 0 && total % rows == 0)
+      << fn.name << ": weight " << to_string(weight.shape) << " does not hold output-major rows of " << rows;
+  const auto add = [&](const std::string& type, const std::string& in, const Shape& shape, const char* attr,
+                       std::vector<int64_t> value) {
+    const std::string name = fn.name + "_weight_" + type;
+    net.variables.push_back({name, "Buffer", {}, shape, {}});
+    nn::ir::Function f{name, type, {}, {}, {in}, {name}, {}, {}, true, {}};
+    f.attrs.set(attr, std::move(value));
+    if (type == "Reshape") f.attrs.set("inplace", false);
+    net.functions.push_back(std::move(f));
+    return name;
+  };
+  std::string w = add("Reshape", weight.name, {rows, total / rows}, "shape", {rows, total / rows});
+  w = add("Transpose", w, {total / rows, rows}, "axes", {1, 0});
+  Shape input_major{total / rows};
+  input_major.insert(input_major.end(), out_dims.begin(), out_dims.end());
+  if (input_major.size() != 2) w = add("Reshape", w, input_major, "shape", input_major);
+  fn.inputs[k] = w;
+}
+
 }  // namespace
 
 nn::ir::Model nnb_to_model(const NnbNetwork& n) {
@@ -97,6 +128,9 @@ nn::ir::Model nnb_to_model(const NnbNetwork& n) {
     fn.has_param = true;
     fn.attrs = decode_arguments(fn.type, f.args);
     if (fn.type == "ReLU" || fn.type == "LeakyReLU" || fn.type == "Reshape") fn.attrs.set("inplace", false);
+    for (size_t i : transposed_inputs(fn.type))
+      if (i < f.inputs.size() && !f.outputs.empty() && !n.variables[f.inputs[i]].has_data())
+        input_major_weight(net, fn, i, var_name(f.outputs[0]));
     std::vector<nn::ir::Function> rounding;
     for (uint32_t o : f.outputs) {
       const NnbVariable& ov = n.variables[o];

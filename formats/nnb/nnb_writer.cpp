@@ -117,6 +117,43 @@ std::vector<float> transpose_2d(const std::vector<float>& x, int64_t rows) {
   return t;
 }
 
+// nnabla-c-runtime reads the weights of Affine and the binary affines output-major, whatever their shape.
+// Parameter data is stored so (transposed below); a weight the network computes (a Reshape of an overridable
+// ONNX initializer) gets a Transpose into that layout in front of its function. The weight is read as
+// (shape[0], rest), as the parameter data is.
+void transpose_computed_weights(nn::ir::Network& net) {
+  std::vector<nn::ir::Function> functions;
+  std::map<std::string, std::string> output_major;
+  for (nn::ir::Function f : net.functions) {
+    for (size_t k : transposed_inputs(f.type)) {
+      const nn::ir::Variable* v = k < f.inputs.size() ? net.find_variable(f.inputs[k]) : nullptr;
+      if (!v || v->type == "Parameter") continue;
+      auto [it, fresh] = output_major.emplace(v->name, v->name + "_output_major");
+      if (fresh) {
+        const Shape shape = v->shape;
+        NN_CHECK(!shape.empty() && shape[0] > 0 && shape_size(shape) > 0)
+            << nn::ir::label(f) << ": weight '" << v->name << "' has no fixed shape " << to_string(shape);
+        const int64_t rows = shape[0], cols = shape_size(shape) / rows;
+        std::string source = v->name;
+        if (shape.size() != 2) {
+          const std::string flat = v->name + "_2d";
+          net.variables.push_back({flat, "Buffer", {}, {rows, cols}, {}});
+          functions.push_back({flat, "Reshape", {}, {}, {source}, {flat}, {}, {}, true, {}});
+          functions.back().attrs.set("shape", std::vector<int64_t>{rows, cols});
+          functions.back().attrs.set("inplace", true);
+          source = flat;
+        }
+        net.variables.push_back({it->second, "Buffer", {}, {cols, rows}, {}});
+        functions.push_back({it->second, "Transpose", {}, {}, {source}, {it->second}, {}, {}, true, {}});
+        functions.back().attrs.set("axes", std::vector<int64_t>{1, 0});
+      }
+      f.inputs[k] = it->second;
+    }
+    functions.push_back(std::move(f));
+  }
+  net.functions = std::move(functions);
+}
+
 }  // namespace
 
 NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, MemoryPlan* plan) {
@@ -125,8 +162,9 @@ NnbNetwork build_nnb(const nn::ir::Model& model, const NnbExportOptions& opt, Me
   target_options.unnamed = UnnamedExecutor::kFirst;
   target_options.fill_shapes = false;
   target_options.batch_size = opt.batch_size;
-  const ExportTarget target = export_target(model, target_options);
+  ExportTarget target = export_target(model, target_options);
   const nn::ir::Executor& executor = *target.executor;
+  transpose_computed_weights(target.network);
   const nn::ir::Network* net = &target.network;
   NN_LOG_INFO << "Using network [" << net->name << "].";
   NnbNetwork n;

@@ -9,6 +9,9 @@
 
 #include "formats/onnx/common/onnx_model_file.hpp"
 #include "formats/onnx/common/onnx_support.hpp"
+#include "formats/nnb/nnb_function_table.hpp"
+#include "formats/nnb/nnb_to_ir.hpp"
+#include "formats/nnb/nnb_writer.hpp"
 #include "formats/onnx/import/onnx_importer.hpp"
 #include "nn/core/error.hpp"
 #include "onnx_run_util.hpp"
@@ -257,4 +260,74 @@ TEST(OnnxSupport, ImportableOperatorsListOpsetRanges) {
   EXPECT_NE(std::find(ops.begin(), ops.end(), "Conv@1-17"), ops.end());
   EXPECT_NE(std::find(ops.begin(), ops.end(), "ReduceSum@13-17"), ops.end());
   EXPECT_GT(ops.size(), 80u);
+}
+
+// CNTK's mnist-8 layout (tests/onnx_ort/data/cntk_times_reshape.textproto): input x (1,1,4,4), weight
+// Parameter193 (1,4,4,3) read as (16,3) by a Reshape, bias (1,3). `want` is x W + b, computed here from the file.
+struct CntkTimesReshape {
+  ::onnx::ModelProto proto = formats::onnx::load_model_proto(NN_CNTK_TIMES_RESHAPE);
+  std::vector<float> w, b, x = std::vector<float>(16), want;
+  CntkTimesReshape() {
+    for (const auto& init : proto.graph().initializer()) {
+      if (init.name() == "Parameter193") w.assign(init.float_data().begin(), init.float_data().end());
+      if (init.name() == "Parameter194") b.assign(init.float_data().begin(), init.float_data().end());
+    }
+    for (int i = 0; i < 16; ++i) x[size_t(i)] = 0.1f * float(i) - 0.7f;
+    want = b;
+    for (int j = 0; j < 3 && w.size() == 48 && b.size() == 3; ++j)
+      for (int i = 0; i < 16; ++i) want[size_t(j)] += x[size_t(i)] * w[size_t(i * 3 + j)];
+  }
+};
+
+std::vector<std::string> function_types(const ir::Model& m) {
+  std::vector<std::string> t;
+  for (const auto& f : m.networks.at(0).functions) t.push_back(f.type);
+  return t;
+}
+
+// IR 3 (every initializer also listed as a graph input): the MatMul weight, a Reshape of an initializer, folds
+// into a parameter that Affine reads. From IR 4 on the listed initializer is an overridable input default, kept
+// as a parameter with its Reshape.
+TEST(OnnxImport, Ir3InitializersListedAsInputsFold) {
+  CntkTimesReshape c;
+  ASSERT_EQ(c.proto.ir_version(), 3);
+  ASSERT_EQ(c.w.size(), 48u);
+  const ir::Model folded = formats::onnx::import_model(NN_CNTK_TIMES_RESHAPE);
+  ASSERT_EQ(folded.executors.at(0).data_variable.size(), 1u);
+  EXPECT_EQ(folded.executors[0].data_variable[0].variable_name, "Input3");
+  ASSERT_EQ(function_types(folded), (std::vector<std::string>{"Reshape", "Affine", "Add2"}));
+  const ir::Function& affine = folded.networks[0].functions[1];
+  const auto weight = std::find_if(folded.parameters.begin(), folded.parameters.end(),
+                                   [&](const ir::Parameter& p) { return p.name == affine.inputs.at(1); });
+  ASSERT_NE(weight, folded.parameters.end()) << affine.inputs.at(1) << " is not a parameter";
+  EXPECT_EQ(weight->shape, (Shape{16, 3}));
+  EXPECT_EQ(
+      onnx_test::compare(onnx_test::run_model(folded, {{{1, 1, 4, 4}, c.x}}).at(0).values, c.want, 1e-5, 1e-6),
+      "");
+
+  c.proto.set_ir_version(4);
+  const ir::Model kept = formats::onnx::import_model_proto(c.proto, ".");
+  EXPECT_EQ(function_types(kept), (std::vector<std::string>{"Reshape", "Reshape", "Affine", "Add2"}));
+}
+
+// nnabla-c-runtime reads every Affine weight output-major (j * inputs + i), a computed one too. The writer puts
+// a Transpose in front of a computed weight (nnablart gave 0.414, 0.234, -0.079 for 0.464, 0.230, -0.112 on
+// this model without it), and nncli runs an NNB as nnablart does: the NNB without the Transpose gives
+// nnablart's output-major reading of the (16, 3) buffer, not x W + b.
+TEST(OnnxToNnb, ComputedAffineWeightIsStoredOutputMajor) {
+  CntkTimesReshape c;
+  c.proto.set_ir_version(4);
+  formats::nnb::NnbNetwork n = formats::nnb::build_nnb(formats::onnx::import_model_proto(c.proto, "."), {});
+  std::vector<std::string> types;
+  for (const auto& f : n.functions) types.push_back(formats::nnb::function_by_id(f.type)->type);
+  ASSERT_EQ(types, (std::vector<std::string>{"Reshape", "Reshape", "Transpose", "Affine", "Add2"}));
+  const auto run = [&] { return onnx_test::run_model(formats::nnb::nnb_to_model(n), {{{1, 1, 4, 4}, c.x}}); };
+  EXPECT_EQ(onnx_test::compare(run().at(0).values, c.want, 1e-5, 1e-6), "");
+
+  n.functions[3].inputs[1] = n.functions[2].inputs[0];  // the weight as the Reshape left it, (16, 3)
+  n.functions.erase(n.functions.begin() + 2);
+  std::vector<float> output_major = c.b;
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 16; ++i) output_major[size_t(j)] += c.x[size_t(i)] * c.w[size_t(j * 16 + i)];
+  EXPECT_EQ(onnx_test::compare(run().at(0).values, output_major, 1e-5, 1e-6), "");
 }

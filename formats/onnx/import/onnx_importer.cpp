@@ -87,14 +87,21 @@ ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_
   ctx.set_symbolic_batch(has_symbolic_dims(model, shapes));
 
   std::set<std::string> initializer_names, input_names;
-  for (const auto& info : graph.input()) input_names.insert(info.name());
+  for (const auto& init : graph.initializer()) initializer_names.insert(init.name());
+  bool has_data_input = false;
+  for (const auto& info : graph.input()) {
+    input_names.insert(info.name());
+    has_data_input = has_data_input || !initializer_names.count(info.name());
+  }
   for (int i = 0; i < graph.initializer_size(); ++i) {
     const auto& init = graph.initializer(i);
     TensorData t = with_context("initializer " + quoted(init.name()), [&] { return read_tensor(init, base_dir); });
-    // Initializers also listed as graph inputs are overridable: kept as parameters, never folded away.
-    ctx.add_constant(init.name(), t.shape, std::move(t.values), std::move(t.ints), t.data_type,
-                     !input_names.count(init.name()));
-    initializer_names.insert(init.name());
+    // From IR version 4 on, an initializer also listed as a graph input is an overridable default: kept as a
+    // parameter, never folded away. Before IR 4 every initializer had to be listed (CNTK's mnist-8, whose
+    // classifier weight is a Reshape of one): there the listing says nothing and the initializer folds like any
+    // constant, unless every graph input is an initializer (the data itself is carried that way).
+    const bool overridable = input_names.count(init.name()) && (model.ir_version() >= 4 || !has_data_input);
+    ctx.add_constant(init.name(), t.shape, std::move(t.values), std::move(t.ints), t.data_type, !overridable);
     if (release) {  // swapped with one that holds only the name, which then frees the data
       ::onnx::TensorProto name_only;
       name_only.set_name(init.name());
