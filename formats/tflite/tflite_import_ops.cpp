@@ -351,6 +351,17 @@ void resize(Importer& im, const tflite::OperatorT& op, bool bilinear) {
   } else if (const auto* o = op.builtin_options.AsResizeNearestNeighborOptions()) {
     align = o->align_corners, half = o->half_pixel_centers;
   }
+  NN_CHECK(ys.size() == 4 && ys[0] == xs[0] && ys[3] == xs[3]) << "output " << ys << " does not resize " << xs;
+  if (!bilinear && align) {  // TFLite rounds (half away from zero) x * (in - 1) / (out - 1); Interpolate floors
+    NN_CHECK_CODE(!half, ErrorCode::kUnsupported) << "align_corners with half_pixel_centers is not supported";
+    std::string y = im.temp(im.op_name() + "/ONNXResize", ys);
+    im.fn("ONNXResize", {im.var(x)}, {y},
+          {{"sizes", Ints(ys.begin(), ys.end())},
+           {"mode", std::string("nearest")},
+           {"coordinate_transformation_mode", std::string("align_corners")},
+           {"nearest_mode", std::string("round_prefer_ceil")}});
+    return im.finish(y, op.outputs.at(0));
+  }
   std::string xn = to_nchw(im, im.var(x), xs);
   Shape yn = {ys[0], ys[3], ys[1], ys[2]};
   std::string y = im.temp(im.op_name() + "/Interpolate", yn);
@@ -402,10 +413,7 @@ std::map<int32_t, Rule> make_rules() {
     std::string t = type;
     add(op, [t](Importer& im, const tflite::OperatorT& o) { unary(im, o, t); });
   }
-  add(BuiltinOp::LEAKY_RELU, [](Importer& im, const tflite::OperatorT& op) {
-    const auto* o = op.builtin_options.AsLeakyReluOptions();
-    unary(im, op, "LeakyReLU", {{"alpha", double(o ? o->alpha : 0.2f)}});
-  });
+  add_leaky_relu_rule(r);
   add(BuiltinOp::RELU_N1_TO_1, [](Importer& im, const tflite::OperatorT& op) {
     std::string m = im.temp(im.op_name() + "/lower", im.shape(op.outputs.at(0)));
     im.fn("MaximumScalar", {im.var(op.inputs.at(0))}, {m}, {{"val", -1.0}});

@@ -64,5 +64,6 @@ bool has_dynamic_batch(const tflite::TensorT& t);
 using Rule = std::function<void(Importer&, const tflite::OperatorT&)>;
 const Rule* find_import_rule(int32_t builtin_code);
 void add_transpose_conv_rule(std::map<int32_t, Rule>& rules);  // tflite_import_deconv.cpp
+void add_leaky_relu_rule(std::map<int32_t, Rule>& rules);      // tflite_import_leaky_relu.cpp
 
 }  // namespace nn::formats::tflite_import
