@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "nn/ir/model.hpp"
+#include "nn/ops/attributes.hpp"
 
 namespace nn::formats::nnb::test {
 
@@ -17,6 +18,25 @@ inline nn::ir::Executor net_executor(const std::string& input, const std::string
   e.data_variable = {{input, input}};
   e.output_variable = {{output, "", output}};
   return e;
+}
+
+// A model of one function `type` (input "x", output "y", both 1x3x4x4) in network "net", executor "exec".
+inline nn::ir::Model one_function_model(const std::string& type, const nn::Attrs& attrs = {}) {
+  nn::ir::Model m;
+  nn::ir::Network n;
+  n.name = "net";
+  n.batch_size = 1;
+  n.variables = {{"x", "Buffer", {}, {1, 3, 4, 4}, {}}, {"y", "Buffer", {}, {1, 3, 4, 4}, {}}};
+  nn::ir::Function f;
+  f.name = "f";
+  f.type = type;
+  f.inputs = {"x"};
+  f.outputs = {"y"};
+  f.attrs = attrs;
+  n.functions = {f};
+  m.networks = {n};
+  m.executors = {net_executor("x", "y")};
+  return m;
 }
 
 inline std::filesystem::path testdata_dir() {
