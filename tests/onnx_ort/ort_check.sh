@@ -5,13 +5,15 @@
 #   ort_check.sh NNCLI ORT_RUN_JS [--atol X] [--rtol X] [--batch N] [--dynamic] [--input F.npy]... -- MODEL...
 # (--dynamic: export with a symbolic batch and run both at --batch N; --input: inputs instead of random ones;
 #  --ort-only: only ONNX Runtime runs the export, for networks nncli infer refuses;
-#  --refused TEXT: the ONNX export must fail with exit 1 and a message containing TEXT)
+#  --refused TEXT: the ONNX export must fail with exit 1 and a message containing TEXT;
+#  --onnx-source: MODEL is an ONNX file that ONNX Runtime runs as given and nncli infer imports, checking the
+#  importer rather than the exporter)
 # onnxruntime-node is a test dependency, not a product dependency: it comes from scripts/setup_ort.sh, which
 # installs it into ${NN_ORT_DIR:-$HOME/.cache/nncli/ort}; without node or the package this test skips (77).
 # A model with functions the exporter lacks (convert exit 3) also skips, naming them.
 set -u
 nncli=$1; ort_js=$2; shift 2
-atol=1e-4; rtol=1e-4; batch=1; dynamic=(); given_inputs=(); ort_only=0; refused=""
+atol=1e-4; rtol=1e-4; batch=1; dynamic=(); given_inputs=(); ort_only=0; refused=""; onnx_source=0
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
   case "$1" in
     --atol) atol=$2; shift 2 ;;
@@ -21,6 +23,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     --input) given_inputs+=("$2"); shift 2 ;;
     --ort-only) ort_only=1; shift ;;
     --refused) refused=$2; shift 2 ;;
+    --onnx-source) onnx_source=1; shift ;;
     *) echo "ort_check.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -36,20 +39,26 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export NN_ORT_DIR="$ort_dir"
 
-# The source first becomes one .nnp, so that text models get their generated parameters once for both runs.
-"$nncli" -q convert "$@" "$work/source.nnp" 2>"$work/convert.err" || {
-  echo "FAIL: nncli convert to NNP failed: $(cat "$work/convert.err")"; exit 1; }
-"$nncli" -q convert -b 1 "${dynamic[@]}" "$work/source.nnp" "$work/model.onnx" 2>"$work/convert.err"
-rc=$?
-if [ -n "$refused" ]; then
-  if [ $rc -eq 1 ] && grep -qF -- "$refused" "$work/convert.err"; then
-    echo "OK: refused: $(cat "$work/convert.err")"; exit 0
+if [ $onnx_source = 1 ]; then
+  cp "$1" "$work/model.onnx" && cp "$1" "$work/source.onnx" || exit 1
+  source_model="$work/source.onnx"
+else
+  source_model="$work/source.nnp"
+  # The source first becomes one .nnp, so that text models get their generated parameters once for both runs.
+  "$nncli" -q convert "$@" "$work/source.nnp" 2>"$work/convert.err" || {
+    echo "FAIL: nncli convert to NNP failed: $(cat "$work/convert.err")"; exit 1; }
+  "$nncli" -q convert -b 1 "${dynamic[@]}" "$work/source.nnp" "$work/model.onnx" 2>"$work/convert.err"
+  rc=$?
+  if [ -n "$refused" ]; then
+    if [ $rc -eq 1 ] && grep -qF -- "$refused" "$work/convert.err"; then
+      echo "OK: refused: $(cat "$work/convert.err")"; exit 0
+    fi
+    echo "FAIL: expected convert to refuse with '$refused', got exit $rc: $(cat "$work/convert.err")"; exit 1
+  elif [ $rc -eq 3 ]; then
+    echo "SKIP: not exportable: $(cat "$work/convert.err")"; exit 77
+  elif [ $rc -ne 0 ]; then
+    echo "FAIL: nncli convert exited $rc: $(cat "$work/convert.err")"; exit 1
   fi
-  echo "FAIL: expected convert to refuse with '$refused', got exit $rc: $(cat "$work/convert.err")"; exit 1
-elif [ $rc -eq 3 ]; then
-  echo "SKIP: not exportable: $(cat "$work/convert.err")"; exit 77
-elif [ $rc -ne 0 ]; then
-  echo "FAIL: nncli convert exited $rc: $(cat "$work/convert.err")"; exit 1
 fi
 if [ ${#given_inputs[@]} -gt 0 ]; then
   inputs=("${given_inputs[@]}")
@@ -61,7 +70,7 @@ if [ $ort_only = 1 ]; then
   ls "$work"/ort_*.npy >/dev/null 2>&1 || { echo "FAIL: ONNX Runtime produced no output"; exit 1; }
   echo "OK: ONNX Runtime ran the export (nncli infer not compared)"; exit 0
 fi
-"$nncli" -q infer -b "$batch" --format npy -o "$work/nn" "$work/source.nnp" "${inputs[@]}" || {
+"$nncli" -q infer -b "$batch" --format npy -o "$work/nn" "$source_model" "${inputs[@]}" || {
   echo "FAIL: nncli infer failed"; exit 1; }
 status=0 outputs=0
 for ort_out in "$work"/ort_*.npy; do

@@ -1,0 +1,71 @@
+#!/usr/bin/python3
+# Writes the small ONNX graphs whose NonZero output size follows the data (the input is a graph input, so the
+# size is known only at run time), for the ONNX Runtime cross-checks in tests/onnx_ort/CMakeLists.txt:
+#   nonzero.onnx                  x -> Greater(0.5) -> NonZero                   (the single data-sized op)
+#   nonzero_transpose.onnx        x -> Greater(0.5) -> NonZero -> Transpose     (torch.nonzero's export)
+#   masked_select.onnx            x -> Greater(0.5) -> NonZero -> Transpose -> GatherND(x, .)
+#                                                                               (torch.masked_select's export)
+# The protobuf wire format is written by hand (python3-onnx is not a test dependency). Run from this directory.
+import struct
+
+FLOAT, BOOL, INT64 = 1, 9, 7
+
+
+def varint(n):
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def field_int(number, value):
+    return varint(number << 3) + varint(value)
+
+
+def field_bytes(number, payload):
+    if isinstance(payload, str):
+        payload = payload.encode()
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def value_info(name, elem_type, dims=None):
+    shape = b""
+    if dims is not None:
+        shape = field_bytes(2, b"".join(field_bytes(1, field_int(1, d)) for d in dims))
+    tensor_type = field_int(1, elem_type) + shape
+    return field_bytes(1, name) + field_bytes(2, field_bytes(1, tensor_type))
+
+
+def float_scalar(name, value):
+    return field_int(2, FLOAT) + field_bytes(8, name) + field_bytes(9, struct.pack("<f", value))
+
+
+def node(op, inputs, outputs, ints_attrs=None):
+    body = b"".join(field_bytes(1, i) for i in inputs) + b"".join(field_bytes(2, o) for o in outputs)
+    body += field_bytes(3, outputs[0] + "_node") + field_bytes(4, op)
+    for key, values in (ints_attrs or {}).items():
+        attr = field_bytes(1, key) + b"".join(field_int(8, v) for v in values) + field_int(20, 7)  # INTS
+        body += field_bytes(5, attr)
+    return body
+
+
+def model(name, nodes, output, output_type):
+    graph = b"".join(field_bytes(1, n) for n in nodes) + field_bytes(2, name)
+    graph += field_bytes(5, float_scalar("half", 0.5))
+    graph += field_bytes(11, value_info("x", FLOAT, [3, 4])) + field_bytes(12, value_info(output, output_type))
+    opset = field_bytes(1, "") + field_int(2, 13)
+    data = field_int(1, 7) + field_bytes(2, "nncli tests") + field_bytes(7, graph) + field_bytes(8, opset)
+    with open(name + ".onnx", "wb") as f:
+        f.write(data)
+
+
+mask = node("Greater", ["x", "half"], ["mask"])
+nonzero = node("NonZero", ["mask"], ["indices"])
+transpose = node("Transpose", ["indices"], ["coords"], {"perm": [1, 0]})
+model("nonzero", [mask, nonzero], "indices", INT64)
+model("nonzero_transpose", [mask, nonzero, transpose], "coords", INT64)
+model("masked_select", [mask, nonzero, transpose, node("GatherND", ["x", "coords"], ["selected"])], "selected",
+      FLOAT)
