@@ -90,14 +90,13 @@ void set_value_info(onnx::ValueInfoProto* info, const std::string& name, int ele
 // The variables whose size follows the data: outputs of functions that set it at each run (NonZero, Unique, ...)
 // and everything computed from them.
 std::set<std::string> variables_sized_by_data(const ir::Network& network) {
+  const OpRegistry& registry = OpRegistry::instance();
   std::set<std::string> sized;
   for (const ir::Function& f : network.functions) {
     bool follows = std::any_of(f.inputs.begin(), f.inputs.end(), [&](const auto& in) { return sized.count(in); });
-    if (!follows) {
-      const OpSchema* schema = OpRegistry::instance().find(f.type);
-      follows = schema != nullptr &&
-                OpRegistry::instance().create(f.type, f.attrs, Context{})->output_size_follows_data();
-    }
+    // A function without a kernel here (written by its rule alone) has no run-time size to follow.
+    if (!follows && !registry.kernels(f.type).empty())
+      follows = registry.create(f.type, f.attrs, Context{})->output_size_follows_data();
     if (follows) sized.insert(f.outputs.begin(), f.outputs.end());
   }
   return sized;
