@@ -8,6 +8,9 @@
 #   topk_shape_k.onnx             TopK(x, K) along axis 1, K = Reshape(Gather(Shape(x), 0), [1]) (K computed from
 #                                 the input's shape, as exporters write x.topk(x.shape[0]))
 #   topk_input_k.onnx             TopK(x, k) with k a graph input (known only at run time: refused)
+#   compress.onnx                 Compress(x, ReduceSum(x, axis 0) > 0, axis=1)  (columns picked at run time)
+#   unique.onnx                   Unique(Round(2 x)): values, first indices, inverse indices, counts
+#   nms.onnx                      NonMaxSuppression(boxes (1, 8, 4), scores (1, 2, 8), 3, 0.3, 0.0)
 # The protobuf wire format is written by hand (python3-onnx is not a test dependency). Run from this directory.
 import struct
 
@@ -42,8 +45,9 @@ def value_info(name, elem_type, dims=None):
     return field_bytes(1, name) + field_bytes(2, field_bytes(1, tensor_type))
 
 
-def float_scalar(name, value):
-    return field_int(2, FLOAT) + field_bytes(8, name) + field_bytes(9, struct.pack("<f", value))
+def float_scalar(name, value, dims=()):
+    data = b"".join(field_int(1, d) for d in dims) + field_int(2, FLOAT) + field_bytes(8, name)
+    return data + field_bytes(9, struct.pack("<f", value))
 
 
 def int64_tensor(name, values, dims):
@@ -62,11 +66,12 @@ def node(op, inputs, outputs, ints_attrs=None, int_attrs=None):
     return body
 
 
-def model(name, nodes, output, output_type, extra_inputs=(), outputs=None, initializers=None):
+def model(name, nodes, output, output_type, extra_inputs=(), outputs=None, initializers=None, with_x=True):
     graph = b"".join(field_bytes(1, n) for n in nodes) + field_bytes(2, name)
     for tensor in [float_scalar("half", 0.5)] if initializers is None else initializers:
         graph += field_bytes(5, tensor)
-    graph += field_bytes(11, value_info("x", FLOAT, [3, 4]))
+    if with_x:
+        graph += field_bytes(11, value_info("x", FLOAT, [3, 4]))
     graph += b"".join(field_bytes(11, value_info(n, t, d)) for n, t, d in extra_inputs)
     for out, out_type in outputs or [(output, output_type)]:
         graph += field_bytes(12, value_info(out, out_type))
@@ -92,3 +97,17 @@ model("topk_shape_k", shape_k + [top_k], None, None, outputs=top_k_outputs,
       initializers=[int64_tensor("zero", [0], []), int64_tensor("one", [1], [1])])
 model("topk_input_k", [top_k], None, None, extra_inputs=[("k", INT64, [1])], outputs=top_k_outputs,
       initializers=[])
+
+model("compress", [node("ReduceSum", ["x", "zero_axis"], ["sums"], int_attrs={"keepdims": 0}),
+                   node("Greater", ["sums", "nothing"], ["keep"]),
+                   node("Compress", ["x", "keep"], ["columns"], int_attrs={"axis": 1})], "columns", FLOAT,
+      initializers=[int64_tensor("zero_axis", [0], [1]), float_scalar("nothing", 0.0)])
+model("unique", [node("Mul", ["x", "two"], ["doubled"]), node("Round", ["doubled"], ["rounded"]),
+                 node("Unique", ["rounded"], ["values", "first", "inverse", "counts"], int_attrs={"sorted": 1})],
+      None, None, outputs=[("values", FLOAT), ("first", INT64), ("inverse", INT64), ("counts", INT64)],
+      initializers=[float_scalar("two", 2.0)])
+nms_inputs = [("boxes", FLOAT, [1, 8, 4]), ("scores", FLOAT, [1, 2, 8])]
+model("nms", [node("NonMaxSuppression", ["boxes", "scores", "max_boxes", "iou", "min_score"], ["selected"])],
+      "selected", INT64, extra_inputs=nms_inputs, with_x=False,
+      initializers=[int64_tensor("max_boxes", [3], [1]), float_scalar("iou", 0.3, [1]),
+                    float_scalar("min_score", 0.0, [1])])
