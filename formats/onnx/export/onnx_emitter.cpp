@@ -243,6 +243,7 @@ const std::vector<Rule>& all_rules() {
     add_quantization_rules(r);
     add_gather_rules(r);
     add_recurrent_rules(r);
+    add_data_sized_rules(r);
     return r;
   }();
   return rules;

@@ -110,6 +110,7 @@ void add_selection_rules(std::vector<Rule>& rules);      // OneHot, Sort, TopKDa
 void add_quantization_rules(std::vector<Rule>& rules);   // QuantizeLinear, DequantizeLinear
 void add_gather_rules(std::vector<Rule>& rules);         // Gather, GatherNd, ScatterNd, Einsum, Trilu, ONNXResize
 void add_recurrent_rules(std::vector<Rule>& rules);      // RNN, LSTM, GRU
+void add_data_sized_rules(std::vector<Rule>& rules);     // NonZero, BoolGather, Unique, ONNXNonMaxSuppression
 
 // All rules, and the one for a type usable at a table (nullptr if none).
 const std::vector<Rule>& all_rules();

@@ -18,6 +18,7 @@
 #include "nn/core/error.hpp"
 #include "nn/ir/function_label.hpp"
 #include "nn/core/log.hpp"
+#include "nn/ops/op_registry.hpp"
 #include "nn/ir/function_label.hpp"
 
 namespace nn::formats {
@@ -67,20 +68,38 @@ void cast_bool_operands(Emitter& e, onnx::GraphProto* graph) {
   }
 }
 
-// Static dims, or with a symbolic "batch" first dim when `symbolic_batch`.
+// Static dims, or with a symbolic "batch" first dim when `symbolic_batch`; `sized_by_data`: every dim unknown (the
+// network's dims are one run's sizes).
 void set_value_info(onnx::ValueInfoProto* info, const std::string& name, int elem_type, const Shape& dims,
-                    bool symbolic_batch) {
+                    bool symbolic_batch, bool sized_by_data = false) {
   info->set_name(name);
   auto* tensor = info->mutable_type()->mutable_tensor_type();
   tensor->set_elem_type(elem_type);
   auto* shape = tensor->mutable_shape();
   for (size_t i = 0; i < dims.size(); ++i) {
-    if (i == 0 && symbolic_batch) {
+    if (sized_by_data) {
+      shape->add_dim();
+    } else if (i == 0 && symbolic_batch) {
       shape->add_dim()->set_dim_param("batch");
     } else {
       shape->add_dim()->set_dim_value(dims[i]);
     }
   }
+}
+
+// The variables whose size follows the data: outputs of functions that set it at each run (NonZero, Unique, ...)
+// and everything computed from them.
+std::set<std::string> variables_sized_by_data(const ir::Network& network) {
+  const OpRegistry& registry = OpRegistry::instance();
+  std::set<std::string> sized;
+  for (const ir::Function& f : network.functions) {
+    bool follows = std::any_of(f.inputs.begin(), f.inputs.end(), [&](const auto& in) { return sized.count(in); });
+    // A function without a kernel here (written by its rule alone) has no run-time size to follow.
+    if (!follows && !registry.kernels(f.type).empty())
+      follows = registry.create(f.type, f.attrs, Context{})->output_size_follows_data();
+    if (follows) sized.insert(f.outputs.begin(), f.outputs.end());
+  }
+  return sized;
 }
 // A function output that is no variable, or an executor output nothing produces, would give an ONNX graph
 // output no node writes (ONNX Runtime refuses it; nncli infer refuses the network too).
@@ -200,10 +219,12 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
     set_value_info(graph->add_input(), d.variable_name, emitter.elem_type(d.variable_name),
                    emitter.shape(d.variable_name),
                    emitter.dynamic_batch() && emitter.has_batch_axis(d.variable_name));
+  const std::set<std::string> sized_by_data = variables_sized_by_data(network);
   for (const ir::OutputVariable& o : exec->output_variable)
     set_value_info(graph->add_output(), o.variable_name, emitter.elem_type(o.variable_name),
                    emitter.shape(o.variable_name),
-                   emitter.dynamic_batch() && emitter.has_batch_axis(o.variable_name));
+                   emitter.dynamic_batch() && emitter.has_batch_axis(o.variable_name),
+                   sized_by_data.count(o.variable_name) > 0);
 }
 
 void check_onnx_model(onnx::ModelProto& proto, const std::string& what) {

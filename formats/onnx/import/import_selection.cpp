@@ -9,6 +9,11 @@ namespace {
 void import_top_k(ImportContext& ctx, const NodeView& node) {
   const Shape& xs = ctx.shape(node.input(0));
   const int64_t axis = normalize_axis(node.get_int("axis", -1), int64_t(xs.size()));
+  // K as an input: an initializer or a value computed from shapes (folded at import); one computed from the data
+  // would make the output size follow the data, which TopK's Sort + Slice cannot do.
+  NN_CHECK_CODE(ctx.opset() < 10 || ctx.is_constant(node.input(1)), ErrorCode::kUnsupported)
+      << "K ('" << node.input(1) << "') is known only at run time; give it as an initializer or compute it from "
+      << "shapes";
   const int64_t k = ctx.opset() < 10 ? node.get_int("k", 1) : ctx.const_ints(node.input(1)).at(0);
   const int64_t length = xs[size_t(axis)];
   NN_CHECK(k >= 0 && k <= length) << "k " << k << " is out of range for axis length " << length;
