@@ -77,10 +77,7 @@ int print_api_level(int api) {
   std::printf("API_LEVEL: %d\n", level);
   if (api == -1) return 0;
   NN_CHECK_CODE(level >= 1, nn::ErrorCode::kUsage) << "--api " << api << ": API levels start at 1";
-  const std::optional<std::vector<std::string>> names = api_level_functions(level);
-  NN_CHECK_CODE(names, nn::ErrorCode::kUnsupported)
-      << "--api " << api << ": the NNB per-level function table (api_levels) is not built in this nncli";
-  for (const auto& name : *names) std::printf("%s\n", name.c_str());
+  for (const auto& name : api_level_functions(level)) std::printf("%s\n", name.c_str());
   return 0;
 }
 
@@ -110,12 +107,12 @@ int run_function_info(const FunctionInfoOptions& opt) {
   NN_CHECK_CODE(!opt.target || target == "ONNX", nn::ErrorCode::kUsage) << "-t/--target needs -f ONNX";
 
   const std::optional<int> opset = target == "ONNX" ? parse_opset(opt.config) : std::nullopt;
-  const TargetTable table = target == "NNB"      ? nnb_table(kNewestApiLevel)
+  const TargetTable table = target == "NNB"      ? nnb_table(kNewestNnbLevel)
                             : target == "ONNX"   ? onnx_table(opset.value_or(kDefaultOnnxOpset))
                             : target == "TFLITE" ? tflite_table()
                                                  : nnabla_table();
   if (!opt.query.empty()) {
-    std::vector<TargetTable> targets{nnabla_table(), nnb_table(kNewestApiLevel), onnx_table(kDefaultOnnxOpset)};
+    std::vector<TargetTable> targets{nnabla_table(), nnb_table(kNewestNnbLevel), onnx_table(kDefaultOnnxOpset)};
     const std::string text =
         opt.format == "json" ? query_json(opt.query, targets) : query_text(opt.query, targets);
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -168,7 +165,7 @@ int run_function_info(const FunctionInfoOptions& opt) {
     NN_CHECK_CODE(target != "ONNX", nn::ErrorCode::kUnsupported)
         << "ONNX YAML output (function -> Op@opset) needs the exporter's operator table, not built in this "
            "nncli";
-    nn::formats::write_file_atomic(opt.output, yaml_database(func_types, nnb_table(kNewestApiLevel)));
+    nn::formats::write_file_atomic(opt.output, yaml_database(func_types, nnb_table(kNewestNnbLevel)));
   } else if (!opt.output.empty()) {
     nn::formats::write_file_atomic(opt.output, plain_list(supported));
   } else {

@@ -2,6 +2,7 @@
 // built), model functions and function-list files.
 #include "function_info_sets.hpp"
 #include "formats/nnb/nnb_args.hpp"
+#include "formats/nnb/nnb_function_table.hpp"
 #include "formats/tflite/tflite_export.hpp"
 
 #include <fstream>
@@ -15,10 +16,6 @@
 #if __has_include("formats/nnb/nnb_support.hpp")
 #include "formats/nnb/nnb_support.hpp"
 #define NNCLI_HAS_NNB_SUPPORT 1
-#endif
-#if __has_include("formats/nnb/nnb_function_table.hpp")
-#include "formats/nnb/nnb_function_table.hpp"
-#define NNCLI_HAS_NNB_LEVELS 1
 #endif
 #if __has_include("formats/onnx/export/onnx_export_support.hpp")
 #include "formats/onnx/export/onnx_export_support.hpp"
@@ -73,23 +70,13 @@ TargetTable tflite_table() {
   return t;
 }
 
-int newest_api_level() {
-#ifdef NNCLI_HAS_NNB_LEVELS
-  return nn::formats::nnb::newest_api_level();
-#else
-  return kNewestApiLevel;
-#endif
-}
+int newest_api_level() { return nn::formats::nnb::newest_api_level(); }
 
-std::optional<std::vector<std::string>> api_level_functions([[maybe_unused]] int level) {
-#ifdef NNCLI_HAS_NNB_LEVELS
+std::vector<std::string> api_level_functions(int level) {
   std::vector<std::string> names;
   for (const auto& [key, entry] : nn::formats::nnb::function_table(level))
     names.push_back(entry.type + "_" + (entry.argcode.empty() ? "Empty" : entry.argcode));
   return names;
-#else
-  return std::nullopt;
-#endif
 }
 
 std::set<std::string> model_functions(const std::vector<std::string>& files, const ImportOptions& options) {

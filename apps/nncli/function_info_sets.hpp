@@ -11,9 +11,8 @@
 
 namespace nncli::function_info {
 
-// NNB API level written by default: the newest level of the reference nnabla revision
-// (docs/nnb_format.md#versions-and-api-levels).
-constexpr int kNewestApiLevel = 45;
+// The NNB table of `function_info -f NNB`: the newest API level (formats/nnb/nnb_function_ids.def).
+constexpr int kNewestNnbLevel = -1;
 // Default ONNX opset of the exporter (without -d, as upstream).
 constexpr int kDefaultOnnxOpset = 11;
 
@@ -31,10 +30,9 @@ TargetTable nnb_table(int api_level);  // formats/nnb nnb_supported_functions()
 TargetTable onnx_table(int opset);     // formats/onnx onnx_exportable_functions()
 TargetTable tflite_table();            // formats/tflite tflite_exportable_functions()
 
-// The newest NNB API level (the NNB writer's table when built, else kNewestApiLevel), and the
-// "<Type>_<argcode>" names available at a level (nullopt when the per-level table is not built).
+// The newest NNB API level, and the "<Type>_<argcode>" names of a level (formats/nnb function_table).
 int newest_api_level();
-std::optional<std::vector<std::string>> api_level_functions(int level);
+std::vector<std::string> api_level_functions(int level);
 
 // Every function type the models use (after expansion unless options.expand is false): as upstream, the
 // network of each model's first executor.
