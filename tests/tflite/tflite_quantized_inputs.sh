@@ -10,6 +10,7 @@
 #
 #   tflite_quantized_inputs.sh NNCLI SCHEMA.fbs SCRIPTS_DIR TESTDATA_TFLITE_DIR
 set -u
+source "$(cd "$(dirname "$0")" && pwd)/expect_refusal.sh"
 nncli=$1; schema=$2; scripts=$3; td=$4
 command -v flatc >/dev/null || { echo "SKIP: flatc not installed"; exit 77; }
 command -v node >/dev/null || { echo "SKIP: node is not installed (needed for LiteRT.js)"; exit 77; }
@@ -70,16 +71,7 @@ check "float32 .bin = real values" rt_float_in_0.npy 0 -t float32 int8_in.tflite
 check "--dequantize" rt_float_io_0.npy 1e-6 --dequantize int8_in.tflite real.npy
 check "int8 .npy = raw integers" rt_float_in_0.npy 0 int8_in.tflite rt_quantize_0.npy
 check "int8 .bin (-t int8) = raw integers" rt_float_in_0.npy 0 -t int8 int8_in.tflite q.bin
-refused() {  # refused WHAT TEXT NNCLI-ARGS...
-  local what=$1 text=$2; shift 2
-  "$nncli" -q infer "$@" >/dev/null 2>err.txt
-  local rc=$?
-  if [ $rc -ne 1 ] || ! grep -qF -- "$text" err.txt || [ "$(wc -l <err.txt)" -ne 1 ]; then
-    echo "FAIL: $what: want exit 1 and one line with '$text', got exit $rc: $(cat err.txt)"; status=1
-  else
-    echo "OK: $what: $(cat err.txt)"
-  fi
-}
+refused() { expect_refusal "$1" "$2" "$nncli" -q infer "${@:3}"; }  # refused WHAT TEXT NNCLI-ARGS...
 refused "a bool array" "input 'reshape_input_int8' (int8, scale 1, zero point -128): 'flags.npy' holds bool values" \
     int8_in.tflite flags.npy
 refused "integers outside int8" "integer 129 at index 43 is outside int8 (-128 to 127)" int8_in.tflite wide.npy

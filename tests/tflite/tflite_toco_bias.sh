@@ -6,6 +6,7 @@
 #
 #   tflite_toco_bias.sh NNCLI SCHEMA.fbs SCRIPTS_DIR TESTDATA_TFLITE_DIR
 set -u
+source "$(cd "$(dirname "$0")" && pwd)/expect_refusal.sh"
 nncli=$1; schema=$2; scripts=$3; td=$4
 command -v flatc >/dev/null || { echo "SKIP: flatc not installed"; exit 77; }
 command -v node >/dev/null || { echo "SKIP: node is not installed (needed for the comparison)"; exit 77; }
@@ -32,15 +33,7 @@ grep -q "quantized_dimension 3 (as TOCO wrote biases): read on axis 0" err.txt |
   echo "FAIL: no warning under -v: $(cat err.txt)"; status=1; }
 node "$scripts/litert/litert_run.mjs" compare nn_0.npy \
     "$td/expected/sensiml_model_runner_int8/t00/expected_out_0.npy" 0.0079 0 || status=1
-expect_refused() {  # expect_refused FILE TEXT
-  "$nncli" -q dump "$1" >/dev/null 2>err.txt
-  local rc=$?
-  if [ $rc -ne 1 ] || ! grep -qF -- "$2" err.txt || [ "$(wc -l <err.txt)" -ne 1 ]; then
-    echo "FAIL: $1: want exit 1 and one line with '$2', got exit $rc: $(cat err.txt)"; status=1
-  else
-    echo "OK: $1: $(cat err.txt)"
-  fi
-}
+expect_refused() { expect_refusal "$1" "$2" "$nncli" -q dump "$1"; }  # expect_refused FILE TEXT
 variant half_scales "q['quantized_dimension'] = 3; q['scale'] = q['scale'][::2]; q['zero_point'] = q['zero_point'][::2]"
 expect_refused half_scales.tflite "8 scales do not match quantized_dimension 3"
 variant bias_axis_1 "q['quantized_dimension'] = 0; t['shape'] = [1, t['shape'][0]]"
