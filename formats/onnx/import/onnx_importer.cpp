@@ -2,6 +2,7 @@
 #include "formats/common/out_of_memory.hpp"
 #include "formats/onnx/import/onnx_importer.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -64,16 +65,31 @@ void add_graph_input(ImportContext& ctx, const ::onnx::ValueInfoProto& info, int
   ctx.add_input(info.name(), static_shape, declared, tt.elem_type());
 }
 
-// Whether a graph input (not an initializer) has a dim without a fixed value that `shapes` does not give.
-bool has_symbolic_dims(const ::onnx::ModelProto& model, const InputShapes& shapes) {
+// The graph inputs that are not initializers (IR < 4 files list every initializer as an input too).
+std::vector<const ::onnx::ValueInfoProto*> data_inputs(const ::onnx::ModelProto& model) {
   std::set<std::string> initializers;
   for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
-  for (const auto& info : model.graph().input()) {
-    if (initializers.count(info.name()) || !info.type().has_tensor_type() || shapes.count(info.name())) continue;
-    for (const auto& d : info.type().tensor_type().shape().dim())
-      if (!d.has_dim_value()) return true;
+  std::vector<const ::onnx::ValueInfoProto*> inputs;
+  for (const auto& info : model.graph().input())
+    if (!initializers.count(info.name())) inputs.push_back(&info);
+  return inputs;
+}
+
+// The tensor inputs with a dim without a fixed value that `shapes` does not give.
+std::vector<const ::onnx::ValueInfoProto*> free_inputs(const ::onnx::ModelProto& model,
+                                                       const InputShapes& shapes) {
+  std::vector<const ::onnx::ValueInfoProto*> free;
+  for (const auto* info : data_inputs(model)) {
+    if (!info->type().has_tensor_type() || shapes.count(info->name())) continue;
+    const auto& dims = info->type().tensor_type().shape().dim();
+    if (std::any_of(dims.begin(), dims.end(), [](const auto& d) { return !d.has_dim_value(); }))
+      free.push_back(info);
   }
-  return false;
+  return free;
+}
+
+bool has_symbolic_dims(const ::onnx::ModelProto& model, const InputShapes& shapes) {
+  return !free_inputs(model, shapes).empty();
 }
 
 // `release`, when given, is `model` itself, whose initializers' data is freed as soon as it is read (the last
@@ -152,16 +168,10 @@ std::vector<std::string> unsupported_operators(const ::onnx::ModelProto& model) 
 namespace {
 // How to fix the free dims a batch-1/batch-2 trace cannot merge: the option and the inputs that have them.
 std::string free_dims_remedy(const ::onnx::ModelProto& model, const InputShapes& shapes) {
-  std::set<std::string> initializers;
-  for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
   std::string free;
-  for (const auto& info : model.graph().input()) {
-    if (initializers.count(info.name()) || shapes.count(info.name()) || !info.type().has_tensor_type()) continue;
-    const auto& shape = info.type().tensor_type().shape();
-    bool has_free = false;
-    for (const auto& d : shape.dim()) has_free = has_free || !d.has_dim_value();
-    if (has_free) free += (free.empty() ? "" : ", ") + quoted(info.name()) + " " + dims_text(shape);
-  }
+  for (const auto* info : free_inputs(model, shapes))
+    free +=
+        (free.empty() ? "" : ", ") + quoted(info->name()) + " " + dims_text(info->type().tensor_type().shape());
   return "give its dynamic axes fixed sizes with --input-shape NAME=d0,d1,... (free: " + free +
          "), or .npy inputs to infer";
 }
@@ -180,13 +190,11 @@ int64_t given_batch(const ::onnx::ModelProto& model, const InputShapes& shapes) 
 
 // Every name of `shapes` must be a graph input that is not an initializer.
 void check_shape_names(const ::onnx::ModelProto& model, const InputShapes& shapes) {
-  std::set<std::string> initializers, inputs;
-  for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
+  std::set<std::string> inputs;
   std::string names;
-  for (const auto& info : model.graph().input()) {
-    if (initializers.count(info.name())) continue;
-    inputs.insert(info.name());
-    names += (names.empty() ? "" : ", ") + quoted(info.name());
+  for (const auto* info : data_inputs(model)) {
+    inputs.insert(info->name());
+    names += (names.empty() ? "" : ", ") + quoted(info->name());
   }
   for (const auto& [name, shape] : shapes)
     NN_CHECK_CODE(inputs.count(name), ErrorCode::kUsage)
