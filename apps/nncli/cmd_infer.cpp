@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "array_io.hpp"
@@ -113,17 +114,26 @@ std::vector<float> read_image_input(const std::string& path, bool normalize, con
   return values;
 }
 
-// An image's pixels are real values when normalized (/255), integers 0-255 when not.
-HostArray read_input(const std::string& path, const std::string& data_type, const std::string& name,
-                     const nn::Shape& shape, bool normalize_images) {
+// The .npy inputs, each read once before the model is loaded: their shapes may set the shapes it runs at.
+std::vector<std::optional<HostArray>> read_npy_inputs(const std::vector<std::string>& inputs) {
+  std::vector<std::optional<HostArray>> arrays(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (nn::formats::file_extension(inputs[i]) == "npy") arrays[i] = read_npy(inputs[i]);
+  return arrays;
+}
+
+// An image's pixels are real values when normalized (/255), integers 0-255 when not. `npy` holds a .npy input's
+// array, read already.
+HostArray read_input(const std::string& path, std::optional<HostArray>& npy, const std::string& data_type,
+                     const std::string& name, const nn::Shape& shape, bool normalize_images) {
   const std::string what = "input " + single_quoted(name) + " " + nn::to_string(shape);
   if (is_image_file(path)) {
     HostArray a{shape, read_image_input(path, normalize_images, what, shape), ElementKind::kReal, "float32"};
     if (!normalize_images) a.kind = ElementKind::kInteger, a.type = "uint8";
     return a;
   }
-  if (nn::formats::file_extension(path) == "npy") {
-    HostArray a = read_npy(path);
+  if (npy) {
+    HostArray a = std::move(*npy);
     NN_CHECK(nn::shape_size(a.shape) == nn::shape_size(shape))
         << single_quoted(path) << ": array of shape " << nn::to_string(a.shape) << " (" << nn::shape_size(a.shape)
         << " values), but " << what << " needs " << nn::shape_size(shape) << " values";
@@ -134,15 +144,15 @@ HostArray read_input(const std::string& path, const std::string& data_type, cons
 
 // Inputs given as .npy arrays of another size than the network's but of its number of axes set the shapes the
 // network runs at (a model whose shapes follow its inputs); other inputs keep the built shape.
-void choose_input_shapes(ExecutorRunner& runner, const std::vector<std::string>& inputs) {
+void choose_input_shapes(ExecutorRunner& runner, const std::vector<std::optional<HostArray>>& npy) {
   std::vector<nn::Shape> shapes;
   bool changed = false;
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  for (size_t i = 0; i < npy.size(); ++i) {
     shapes.push_back(runner.input_shape(i));
-    if (nn::formats::file_extension(inputs[i]) != "npy") continue;
-    nn::Shape given = read_npy(inputs[i]).shape;
+    if (!npy[i]) continue;
+    const nn::Shape& given = npy[i]->shape;
     if (given.size() != shapes[i].size() || nn::shape_size(given) == nn::shape_size(shapes[i])) continue;
-    shapes[i] = std::move(given);
+    shapes[i] = given;
     changed = true;
   }
   if (changed) runner.set_input_shapes(shapes);
@@ -150,15 +160,15 @@ void choose_input_shapes(ExecutorRunner& runner, const std::vector<std::string>&
 
 // An ONNX model whose inputs have free dims (dynamic axes) is imported at the shapes of its .npy inputs: every
 // shape computation of the graph is then traced at the real shapes. Inputs named in `given` keep those shapes.
-void add_onnx_shapes_of_npy_inputs(const std::string& model, const std::vector<std::string>& inputs,
+void add_onnx_shapes_of_npy_inputs(const std::string& model, const std::vector<std::optional<HostArray>>& npy,
                                    std::map<std::string, std::vector<int64_t>>& given) {
   if (nn::formats::file_extension(model) != "onnx") return;
   const auto graph_inputs = nn::formats::onnx::read_graph_inputs(model);
   if (!graph_inputs || !nn::formats::onnx::has_free_dims(*graph_inputs)) return;
-  for (size_t i = 0; i < graph_inputs->size() && i < inputs.size(); ++i) {
+  for (size_t i = 0; i < graph_inputs->size() && i < npy.size(); ++i) {
     const auto& [name, dims] = (*graph_inputs)[i];
-    if (given.count(name) || nn::formats::file_extension(inputs[i]) != "npy") continue;
-    const nn::Shape shape = read_npy(inputs[i]).shape;
+    if (given.count(name) || !npy[i]) continue;
+    const nn::Shape& shape = npy[i]->shape;
     bool fits = shape.size() == dims.size();
     for (size_t d = 0; fits && d < dims.size(); ++d) fits = dims[d] < 0 || dims[d] == shape[d];
     if (fits) given[name] = shape;
@@ -237,8 +247,10 @@ void print_json(const std::string& executor, int64_t batch, const std::vector<Ex
     }
     nlohmann::ordered_json entry = {{"name", o.variable_name}, {"data_name", o.data_name}, {"shape", o.shape}};
     if (const auto& q = io.outputs[k])
-      entry["quantization"] = {
-          {"type", q->type}, {"scale", std::stod(shortest_float(float(q->scale)))}, {"zero_point", q->zero_point}, {"dequantized", dequantized}};
+      entry["quantization"] = {{"type", q->type},
+                               {"scale", std::stod(shortest_float(float(q->scale)))},
+                               {"zero_point", q->zero_point},
+                               {"dequantized", dequantized}};
     entry["data"] = std::move(data);
     j["outputs"].push_back(std::move(entry));
   }
@@ -280,36 +292,28 @@ int run_infer(const InferOptions& opt) {
   nn::set_single_run(true);  // the network runs once: small layers skip setup that only later runs win back
   const std::map<std::string, nn::Shape> given_shapes = input_shape_map(opt.input_shapes);
 
-  nn::ir::Model model = is_nnb_file(models.front()) ? load_nnb_model(models.front()) : import_model(models, [&] {
-    ImportOptions io;
-    io.optimize = !opt.no_optimize;
-    if (nn::formats::file_extension(models.front()) == "onnx") {
-      io.input_shapes = given_shapes;
-      add_onnx_shapes_of_npy_inputs(models.front(), inputs, io.input_shapes);
-    }
-    return io;
-  }());
-  const nn::ir::Executor& executor = find_executor(model, opt.executor);
+  std::vector<std::optional<HostArray>> npy = read_npy_inputs(inputs);
+  std::map<std::string, nn::Shape> shapes = given_shapes;
+  add_onnx_shapes_of_npy_inputs(models.front(), npy, shapes);
   RunnerOptions ro;
   ro.batch_size = opt.batch_size;
   ro.init_missing = opt.init_missing;
   ro.seed = opt.seed;
-  ro.context = select_context(opt.context, model);
-  ExecutorRunner runner = nn::with_context(single_quoted(models.front()),
-                                           [&] { return ExecutorRunner(model, executor, ro, &model.parameters); });
+  std::unique_ptr<ExecutorRunner> loaded = load_runner(
+      models, opt.executor, opt.context, ro, NamedShapes(shapes.begin(), shapes.end()), !opt.no_optimize);
+  ExecutorRunner& runner = *loaded;
+  const nn::ir::Executor& executor = runner.executor();
 
   std::string names;
   for (size_t i = 0; i < runner.num_inputs(); ++i) names += (i ? ", " : "") + single_quoted(runner.input_name(i));
   NN_CHECK(inputs.size() == runner.num_inputs())
       << "executor " << single_quoted(executor.name) << " has " << runner.num_inputs() << " data variable(s)"
       << (names.empty() ? "" : " (" + names + ")") << ", but " << inputs.size() << " input file(s) were given";
-  if (nn::formats::file_extension(models.front()) != "onnx" && !given_shapes.empty())
-    runner.set_input_shapes(given_shapes);  // nnabla models run at them (the ONNX import traced them)
-  choose_input_shapes(runner, inputs);
+  choose_input_shapes(runner, npy);
   const nn::formats::TfliteQuantizedIo io =
       model_quantized_io(models.front(), runner, executor.output_variable.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    HostArray a = read_input(inputs[i], opt.data_type, runner.input_name(i), runner.input_shape(i),
+    HostArray a = read_input(inputs[i], npy[i], opt.data_type, runner.input_name(i), runner.input_shape(i),
                              !opt.no_image_normalization);
     runner.set_input(i, io.inputs[i]
                             ? quantized_input(std::move(a), *io.inputs[i], inputs[i], runner.input_name(i))

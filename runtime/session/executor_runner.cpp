@@ -111,10 +111,10 @@ void ExecutorRunner::set_input_shapes(const std::vector<nn::Shape>& shapes) {
   const ShapePlan& first = *plans_.front();
   for (size_t i = 0; i < shapes.size(); ++i) {
     const nn::Shape& built = first.inputs[i]->shape();
-    NN_CHECK(shapes[i].size() == built.size() && nn::shape_size(shapes[i]) > 0)
+    const bool same_rank = shapes[i].size() == built.size();
+    NN_CHECK(same_rank && nn::shape_size(shapes[i]) > 0)
         << "input " << single_quoted(input_name(i)) << ": shape " << nn::to_string(shapes[i])
-        << (shapes[i].size() == built.size() ? " is empty" : " has another number of axes than the network's ")
-        << (shapes[i].size() == built.size() ? "" : nn::to_string(built));
+        << (same_rank ? " is empty" : " has another number of axes than the network's " + nn::to_string(built));
   }
   // The batch follows the first input's first axis where that axis is the batch as built.
   const nn::Shape& first_built = first.inputs.empty() ? nn::Shape{} : first.inputs[0]->shape();
@@ -223,9 +223,11 @@ std::vector<ExecutorOutput> ExecutorRunner::run() {
 
 std::unique_ptr<ExecutorRunner> load_runner(const std::vector<std::string>& files, const std::string& executor,
                                             const std::string& context, RunnerOptions options,
-                                            const NamedShapes& shapes, std::vector<std::string>* executors) {
+                                            const NamedShapes& shapes, bool optimize,
+                                            std::vector<std::string>* executors) {
   const bool onnx = nn::formats::file_extension(files.front()) == "onnx";
   ImportOptions import;
+  import.optimize = optimize;
   if (onnx) import.input_shapes = {shapes.begin(), shapes.end()};
   nn::ir::Model model = is_nnb_file(files.front()) ? load_nnb_model(files.front()) : import_model(files, import);
   if (executors)

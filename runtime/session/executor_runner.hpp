@@ -33,15 +33,17 @@ nn::Context select_context(const std::string& cli_context, const nn::ir::Model& 
 
 class ExecutorRunner;
 
-// What nncli::Model loads: the executor `executor` ("" = the first) of `files` (an .nnb, or model files as
-// import_model takes them), on `context` (select_context's -C). Inputs named in `shapes` take those shapes: an
-// ONNX model is imported at them, others run at them. `executors`, when given, receives every executor's name.
+// What nncli::Model and nncli infer load: the executor `executor` ("" = the first) of `files` (an .nnb, or model
+// files as import_model takes them, with the inference passes when `optimize`), on `context` (select_context's
+// -C). Inputs named in `shapes` take those shapes: an ONNX model is imported at them, others run at them.
+// `executors`, when given, receives every executor's name.
 // (Pairs, not a map: the embedding library instantiates no standard container of its own, which would be
 // exported with it.)
 using NamedShapes = std::vector<std::pair<std::string, nn::Shape>>;
 std::unique_ptr<ExecutorRunner> load_runner(const std::vector<std::string>& files, const std::string& executor,
                                             const std::string& context, RunnerOptions options,
-                                            const NamedShapes& shapes, std::vector<std::string>* executors);
+                                            const NamedShapes& shapes, bool optimize,
+                                            std::vector<std::string>* executors = nullptr);
 
 class ExecutorRunner {
  public:

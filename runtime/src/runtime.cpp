@@ -77,7 +77,8 @@ struct Model::Impl {
     for (size_t i = 0; i < outputs.size(); ++i) outputs[i].shape = dims(runner->output_shape(i));
   }
   std::unique_ptr<ExecutorRunner> load(const NamedShapes& shapes) {
-    return load_runner(files, executor, context, runner_options, shapes, executors.empty() ? &executors : nullptr);
+    return load_runner(files, executor, context, runner_options, shapes, /*optimize=*/false,
+                       executors.empty() ? &executors : nullptr);
   }
   void use(std::vector<nn::Shape> shapes, std::unique_ptr<ExecutorRunner> loaded) {
     if (imports.size() >= kMaxImports) imports.erase(imports.begin());
