@@ -6,6 +6,8 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include <algorithm>
+#include <limits>
 #include <set>
 
 #include "formats/common/atomic_file.hpp"
@@ -72,6 +74,9 @@ std::optional<std::vector<GraphInput>> read_graph_inputs(const std::string& path
     ReadableFile file(path);
     google::protobuf::io::FileInputStream stream(file.fd());
     CodedInputStream in(&stream);
+    // No claimed length reaches past the file's real size (protobuf sizes its string buffers by the limit); one
+    // byte beyond it, as reaching the limit itself counts as a message cut short.
+    in.SetTotalBytesLimit(int(std::min<uint64_t>(file.size() + 1, uint64_t(std::numeric_limits<int>::max()))));
     while (uint32_t tag = in.ReadTag()) {
       const bool ok = is_field(tag, kModelGraph) ? inside(in, [&] { return read_graph(in, infos, initializers); })
                                                  : WireFormatLite::SkipField(&in, tag);
