@@ -1,11 +1,18 @@
 # Install rules: bin/nncli, libnncli (nncli::runtime) and include/nncli/, the CMake package, the pkg-config
 # file and the bash completion that the built nncli writes (`cmake --install build --prefix P`).
 include(CMakePackageConfigHelpers)
+# Two components: nncli (everything below, no CUDA library) and cuda (the backend, libnncli-cuda.so).
+set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME nncli)
 set(NNCLI_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nncli)
 
 # Keep the run paths to libraries outside the linker's default folders (OpenBLAS's OpenMP build, CUDA).
 set_target_properties(nncli nncli_runtime PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS nncli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The CUDA backend beside libnncli, where nncli's loader looks (<bin>/../<libdir>); its run path keeps the
+# CUDA and cuDNN folders it was built against.
+if(TARGET nncli_cuda)
+  install(TARGETS nncli_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT cuda)
+endif()
 # A static libnncli needs the engine's static libraries at link time: they go into the export set too
 # (no headers: only runtime.hpp is public), and the config finds their CMake dependencies.
 set(NNCLI_EXPORTED nncli_runtime)

@@ -7,13 +7,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-cuda}
-ninja -C "$build" nn_ops_tests nn_gpu_tests bench_gpu nncli test_train_gpu >/dev/null
+ninja -C "$build" nn_ops_tests nn_gpu_tests bench_gpu nncli nncli_cuda test_train_gpu >/dev/null
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/lib" .gpu
 bins=("$build/tests/ops/nn_ops_tests" "$build/tests/gpu/nn_gpu_tests" "$build/bench/bench_gpu" "$build/apps/nncli/nncli"
       "$build/tests/train/test_train_gpu")
 cp "${bins[@]}" "$stage/bin/"
+# The CUDA backend, where the programs' loader looks for it (bin/../lib).
+backend=$build/lib/libnncli-cuda.so
+cp "$backend" "$stage/lib/"
 # OpenBLAS and HDF5 are opened with dlopen on first use: bundled under their sonames, which the programs try
 # after their build path (that path may hold another, incompatible copy on the device machine).
 cache() { sed -n "s/^$1:FILEPATH=//p" "$build/CMakeCache.txt"; }
@@ -21,7 +24,7 @@ lazy=("$(dirname "$(cache OPENBLAS_LIB)")/libopenblas.so.0" "$(readlink -f "$(ca
 for lib in "${lazy[@]}"; do
   cp -L "$lib" "$stage/lib/$(objdump -p "$lib" | awk '/SONAME/ {print $2}')"
 done
-ldd "${bins[@]}" "${lazy[@]}" | awk '/=>/ {print $3}' | sort -u |
+ldd "${bins[@]}" "$backend" "${lazy[@]}" | awk '/=>/ {print $3}' | sort -u |
   grep -Ev '/lib(cuda|cudart|cudnn|cublas|cublasLt|nccl|nvidia-ml)[._]' |
   while read -r lib; do cp -L "$lib" "$stage/lib/"; done
 cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib/"

@@ -29,6 +29,8 @@ int run_version(const VersionOptions& options) {
   const size_t functions = nn::OpRegistry::instance().names().size();
   const std::vector<std::string> contexts = nn::available_backends();
   const std::string gpu = nn::gpu_unavailable_reason();
+  // The CUDA backend library: where it was found (the reason above says why it is not usable).
+  const std::string backend = nn::gpu_backend_path();
   if (options.format == "json") {
     nlohmann::ordered_json j;
     j["version"] = NN_VERSION;
@@ -38,6 +40,7 @@ int run_version(const VersionOptions& options) {
     j["functions"] = functions;
     j["contexts"] = contexts;
     j["gpu"] = gpu.empty() ? "available" : gpu;
+    j["cuda_backend"] = backend.empty() ? "not installed" : backend;
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
@@ -50,6 +53,7 @@ int run_version(const VersionOptions& options) {
   std::string list;
   for (const auto& c : contexts) list += (list.empty() ? "" : ", ") + c;
   std::printf("contexts:    %s%s\n", list.c_str(), gpu.empty() ? "" : (" (GPU: " + gpu + ")").c_str());
+  std::printf("cuda backend: %s\n", backend.empty() ? "not installed" : ("installed, " + backend).c_str());
   return 0;
 }
 

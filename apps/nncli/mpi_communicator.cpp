@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "nn/core/context.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 
@@ -24,9 +25,6 @@
 #include <mutex>
 #include <thread>
 #include <type_traits>
-#endif
-#ifdef NNCLI_WITH_NCCL
-#include "nccl_reducer.hpp"
 #endif
 
 #ifdef NNCLI_WITH_MPI
@@ -183,20 +181,20 @@ class MpiCommunicator : public nn::train::Communicator {
   void all_reduce_sum(float* data, size_t n) override { reduce(data, n, MPI_FLOAT); }
   void all_reduce_sum(double* data, size_t n) override { reduce(data, n, MPI_DOUBLE); }
 
-#ifdef NNCLI_WITH_NCCL
+  // Device arrays are averaged by the GPU backend's reducer (NCCL) when it has one; else false.
   bool all_reduce_mean_device(const std::vector<std::pair<float*, size_t>>& arrays, int device) override {
-    if (!nccl_ || nccl_->device() != device) {
-      nccl_.reset();
+    if (!device_reducer_ || device_reducer_->device() != device) {
+      device_reducer_.reset();
       Watch w(*this, "NCCL setup", timeout_s_);
-      nccl_ = std::make_unique<NcclReducer>(rank_, size_, device, [this](void* data, size_t bytes) {
+      device_reducer_ = nn::make_device_reducer(rank_, size_, device, [this](void* data, size_t bytes) {
         check(MPI_Bcast(data, int(bytes), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
       });
+      if (!device_reducer_) return false;
     }
     Watch w(*this, "NCCL all-reduce", timeout_s_);
-    nccl_->all_reduce_mean(arrays);
+    device_reducer_->all_reduce_mean(arrays);
     return true;
   }
-#endif
 
   void broadcast(void* data, size_t bytes, int root) override {
     Watch w(*this, "broadcast", timeout_s_);
@@ -293,9 +291,7 @@ class MpiCommunicator : public nn::train::Communicator {
   const char* what_ = "";
   std::chrono::steady_clock::time_point deadline_{};
   std::thread watchdog_;
-#ifdef NNCLI_WITH_NCCL
-  std::unique_ptr<NcclReducer> nccl_;  // created at the first all-reduce of device gradients
-#endif
+  std::unique_ptr<nn::DeviceReducer> device_reducer_;  // created at the first all-reduce of device gradients
 };
 
 }  // namespace

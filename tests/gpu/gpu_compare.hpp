@@ -4,15 +4,15 @@
 #include <gtest/gtest.h>
 
 #include "backend_compare.hpp"
-#include "nn/cuda/cuda.hpp"
+#include "nn/core/context.hpp"
 #include "nn/ops/op_registry.hpp"
 
 namespace nn::gpu_test {
 
-#define NN_SKIP_WITHOUT_GPU()                                                    \
-  do {                                                                           \
-    if (::nn::cuda::device_count() == 0)                                         \
-      GTEST_SKIP() << "no CUDA device (" << ::nn::cuda::device_problem() << ")"; \
+// The backend comes through the same loader as nncli's (libnncli-cuda.so in the build tree).
+#define NN_SKIP_WITHOUT_GPU()                                                                      \
+  do {                                                                                             \
+    if (const std::string why = ::nn::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why; \
   } while (0)
 
 using GpuCase = test::BackendCase;

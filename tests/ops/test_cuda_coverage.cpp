@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "nn/core/context.hpp"
 #include "nn/ops/op_registry.hpp"
 #include "op_tester.hpp"
 
@@ -23,7 +24,10 @@ std::set<std::string> inventory() {
   };
 }
 
+// The kernels registered once the CUDA backend is loaded (it registers them, device or not).
 std::set<std::string> registered() {
+  const std::string not_loaded = nn::load_gpu_backend();
+  EXPECT_EQ(not_loaded, "");
   std::set<std::string> kernels;
   auto& reg = nn::OpRegistry::instance();
   for (const std::string& op : reg.names())

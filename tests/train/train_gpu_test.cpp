@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "nn/cuda/cuda.hpp"
+#include "nn/core/context.hpp"
 #include "train_cli_util.hpp"
 
 namespace t = nn::train_test;
@@ -17,7 +17,7 @@ const std::string kGolden = "golden/training/digits_mlp_sgd";
 
 void train_on(const std::string& context, const std::string& tag, double tolerance) {
   if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
-  if (nn::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (" << nn::cuda::device_problem() << ")";
+  if (const std::string why = nn::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   const std::string out = t::work_dir(tag);
   auto r = t::run_nncli(t::testdata(kGolden),
                         "train -C " + context + " -c net.nnp -p initial_parameters.h5 -o '" + out + "'");
@@ -43,7 +43,7 @@ namespace {
 
 void infer_on(const std::string& context, const std::string& tag, double absolute, double relative) {
   if (t::nncli().empty()) GTEST_SKIP() << "nncli is not built in this tree";
-  if (nn::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device (" << nn::cuda::device_problem() << ")";
+  if (const std::string why = nn::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   const std::string prefix = t::work_dir(tag) + "/out";
   auto r = t::run_nncli(t::testdata(kGolden), "-q infer -C " + context +
                                                   " -c net.nntxt -p result_nbla/parameters.h5 -b 4 -o '" + prefix +

@@ -10,14 +10,25 @@
 namespace nn {
 
 namespace {
-// The GPU backend's hooks; empty until one registers (a build without CUDA never does).
-GpuBackendHooks& gpu_backend() {
+// The GPU backend's hooks; empty until the backend library registers them (load_gpu_backend).
+GpuBackendHooks& registered_hooks() {
   static GpuBackendHooks hooks;
   return hooks;
 }
+// The hooks after the backend was loaded (once; a CPU-only run never gets here).
+const GpuBackendHooks& gpu_backend() {
+  (void)load_gpu_backend();
+  return registered_hooks();
+}
 }  // namespace
 
-void register_gpu_backend(GpuBackendHooks hooks) { gpu_backend() = std::move(hooks); }
+void register_gpu_backend(GpuBackendHooks hooks) { registered_hooks() = std::move(hooks); }
+
+std::unique_ptr<DeviceReducer> make_device_reducer(int rank, int size, int device,
+                                                   const std::function<void(void*, size_t)>& broadcast_from_root) {
+  const GpuBackendHooks& gpu = gpu_backend();
+  return gpu.make_reducer ? gpu.make_reducer(rank, size, device, broadcast_from_root) : nullptr;
+}
 
 std::vector<Backend> Context::parsed_backends() const {
   std::vector<Backend> out;
@@ -84,8 +95,10 @@ Context parse_context(const std::string& spec) {
 }
 
 std::string gpu_unavailable_reason() {
-  const GpuBackendHooks& gpu = gpu_backend();
-  return gpu.problem ? gpu.problem() : "this nncli was built without CUDA";
+  const std::string not_loaded = load_gpu_backend();
+  if (!not_loaded.empty()) return not_loaded;
+  const GpuBackendHooks& gpu = registered_hooks();
+  return gpu.problem ? gpu.problem() : "the CUDA backend registered no device hooks";
 }
 
 namespace {
@@ -129,8 +142,9 @@ Context context_or_cpu(const Context& ctx) {
 }
 
 void synchronize(const Context& ctx) {
+  if (ctx.is_cpu_only()) return;
   const GpuBackendHooks& gpu = gpu_backend();
-  if (!ctx.is_cpu_only() && gpu.synchronize) gpu.synchronize(ctx.device_id);
+  if (gpu.synchronize) gpu.synchronize(ctx.device_id);
 }
 
 }  // namespace nn

@@ -185,15 +185,6 @@ std::string device_problem() {
   return n == 0 ? "no CUDA device is present" : "";
 }
 
-namespace {
-// Context's availability checks and synchronize() (core knows no CUDA): registered when the program starts,
-// in every program this backend is linked into (the op registry's fill references it).
-[[maybe_unused]] const bool g_gpu_backend_registered = [] {
-  register_gpu_backend(GpuBackendHooks{device_problem, device_count, synchronize});
-  return true;
-}();
-}  // namespace
-
 void init_device() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -1,6 +1,12 @@
-// Fills the op registry with the CUDA kernels (explicit calls, no static registration objects).
+// The backend's entry point, called by libnn's loader (core/gpu_backend_loader.cpp) after dlopen: registers
+// the "cuda" device with NdArray, the context and solver hooks and the cuda/cudnn kernels (explicit calls,
+// no static registration objects).
+#include "cuda/nccl_reducer.hpp"
 #include "cuda/ops/cuda_ops.hpp"
+#include "nn/core/context.hpp"
 #include "nn/cuda/cuda.hpp"
+#include "nn/cuda/solver_update.hpp"
+#include "nn/ops/op_registry.hpp"
 
 namespace nn::cuda {
 
@@ -20,3 +26,16 @@ void register_kernels(OpRegistry& r) {
 }
 
 }  // namespace nn::cuda
+
+extern "C" __attribute__((visibility("default"))) void nncli_cuda_backend_register() {
+  using namespace nn;
+  GpuBackendHooks hooks{cuda::device_problem, cuda::device_count, cuda::synchronize, {}};
+#ifdef NN_WITH_NCCL
+  hooks.make_reducer = cuda::make_nccl_reducer;
+#endif
+  register_gpu_backend(std::move(hooks));
+  register_solver_device(SolverDeviceHooks{cuda::grad_on_device, cuda::update_on_device,
+                                           cuda::weight_decay_on_device, cuda::clip_grad_by_norm_on_device,
+                                           cuda::scale_grad_on_device, cuda::any_grad_on_device});
+  cuda::register_kernels(OpRegistry::instance());  // after the CPU kernels: the CUDA ones reuse their schemas
+}

@@ -3,10 +3,6 @@
 
 #include <mutex>
 
-#ifdef NN_WITH_CUDA
-#include "nn/cuda/cuda.hpp"
-#endif
-
 namespace nn {
 namespace ops {
 #define NN_OP(Type, snake) void register_##snake(OpRegistry&);
@@ -24,9 +20,7 @@ OpRegistry& OpRegistry::instance() {
 #define NN_OP(Type, snake) r->schemas_.at(#Type).snake_name = #snake;
 #include "nn/ops/ops.def"
 #undef NN_OP
-#ifdef NN_WITH_CUDA
-    cuda::register_kernels(*r);  // after the CPU kernels: the CUDA ones reuse their schemas
-#endif
+    // The CUDA backend adds its kernels when it is loaded (load_gpu_backend): they reuse these schemas.
     return r;
   }();
   return *reg;

@@ -7,10 +7,8 @@
 #include <optional>
 
 #include "nn/core/error.hpp"
+#include "nn/solvers/solver_device.hpp"
 #include "solvers/solver_common.hpp"
-#ifdef NN_WITH_CUDA
-#include "nn/cuda/solver_update.hpp"
-#endif
 
 namespace nn {
 
@@ -18,22 +16,18 @@ using solvers::for_each_element;
 
 namespace {
 
-// True when v's grad lives on a CUDA device: the update and the gradient utilities then run there.
-bool grad_on_device([[maybe_unused]] Variable& v) {
-#ifdef NN_WITH_CUDA
-  return cuda::grad_on_device(v);
-#else
-  return false;
-#endif
+// The GPU backend's solver hooks (empty until it is loaded: every grad is then on the host).
+SolverDeviceHooks& device_hooks() {
+  static SolverDeviceHooks hooks;
+  return hooks;
 }
 
-#ifdef NN_WITH_CUDA
-using GradTest = cuda::GradCheck;
-#else
-enum class GradTest { kInf, kNan, kInfOrNan };
-#endif
+// True when v's grad lives on a GPU device: the update and the gradient utilities then run there.
+bool grad_on_device(Variable& v) { return device_hooks().grad_on_device && device_hooks().grad_on_device(v); }
 
 }  // namespace
+
+void register_solver_device(SolverDeviceHooks hooks) { device_hooks() = std::move(hooks); }
 
 void Solver::init_state(Entry& e) {
   e.state = SolverState{};
@@ -95,22 +89,15 @@ void Solver::zero_grad() {
 }
 
 void Solver::update() {
-#ifdef NN_WITH_CUDA
-  // Parameters whose grads were written on a CUDA device are updated there (built on the first such one).
-  std::optional<cuda::SolverStep> device_step;
-#endif
+  // Parameters whose grads were written on a GPU device are updated there (built on the first such one).
+  std::optional<SolverStep> device_step;
   for (auto& e : params_) {
-#ifdef NN_WITH_CUDA
     bool on_device = false;
     if (grad_on_device(*e.var)) {
-      if (!device_step)
-        device_step = cuda::SolverStep{type(), hyper_parameters(), initial_learning_rate(), decay_rate_};
-      on_device = cuda::update_on_device(*device_step, *e.var, e.state);
+      if (!device_step) device_step = SolverStep{type(), hyper_parameters(), initial_learning_rate(), decay_rate_};
+      on_device = device_hooks().update(*device_step, *e.var, e.state);
     }
     if (!on_device) update_impl(e);
-#else
-    update_impl(e);
-#endif
     e.state.t = std::min(e.state.t + 1, std::numeric_limits<uint32_t>::max() - 1);
   }
   if (decay_is_fused_ && !keep_decay_rate_) decay_rate_ = default_decay_;
@@ -125,12 +112,10 @@ void Solver::weight_decay(double wd) {
   }
   const float rate = float(wd);
   for (auto& e : params_) {
-#ifdef NN_WITH_CUDA
     if (grad_on_device(*e.var)) {
-      cuda::weight_decay_on_device(*e.var, rate);
+      device_hooks().weight_decay(*e.var, rate);
       continue;
     }
-#endif
     const float* w = e.var->data()->get<float>();
     float* g = e.var->grad()->cast<float>();
     for_each_element(e.var->size(), [&](int64_t i) { g[i] += rate * w[i]; });
@@ -139,12 +124,10 @@ void Solver::weight_decay(double wd) {
 
 void Solver::clip_grad_by_norm(double norm) {
   for (auto& e : params_) {
-#ifdef NN_WITH_CUDA
     if (grad_on_device(*e.var)) {
-      cuda::clip_grad_by_norm_on_device(*e.var, norm);
+      device_hooks().clip_by_norm(*e.var, norm);
       continue;
     }
-#endif
     const int64_t n = e.var->size();
     float* g = e.var->grad()->cast<float>();
     const double sum = solvers::sum_of_squares(g, n);
@@ -158,12 +141,10 @@ void Solver::clip_grad_by_norm(double norm) {
 void Solver::scale_grad(double scale) {
   const float s = float(scale);
   for (auto& e : params_) {
-#ifdef NN_WITH_CUDA
     if (grad_on_device(*e.var)) {
-      cuda::scale_grad_on_device(*e.var, s);
+      device_hooks().scale(*e.var, s);
       continue;
     }
-#endif
     float* g = e.var->grad()->cast<float>();
     for_each_element(e.var->size(), [&](int64_t i) { g[i] *= s; });
   }
@@ -172,8 +153,8 @@ void Solver::scale_grad(double scale) {
 namespace {
 // Host grads are scanned here; grads on CUDA devices are checked there with one read-back per device.
 template <class Pred>
-bool any_grad(const std::vector<VariablePtr>& vars, Pred pred, [[maybe_unused]] GradTest test) {
-  [[maybe_unused]] std::vector<Variable*> on_device;
+bool any_grad(const std::vector<VariablePtr>& vars, Pred pred, GradCheck test) {
+  std::vector<Variable*> on_device;
   for (const auto& v : vars) {
     if (grad_on_device(*v)) {
       on_device.push_back(v.get());
@@ -186,9 +167,7 @@ bool any_grad(const std::vector<VariablePtr>& vars, Pred pred, [[maybe_unused]] 
     for (int64_t i = 0; i < n; ++i) found = found || pred(g[i]);
     if (found) return true;
   }
-#ifdef NN_WITH_CUDA
-  if (!on_device.empty()) return cuda::any_grad_on_device(on_device, test);
-#endif
+  if (!on_device.empty()) return device_hooks().any_grad(on_device, test);
   return false;
 }
 }  // namespace
@@ -197,21 +176,21 @@ bool Solver::check_inf_grad() const {
   std::vector<VariablePtr> vars;
   for (const auto& e : params_) vars.push_back(e.var);
   return any_grad(
-      vars, [](float x) { return std::isinf(x); }, GradTest::kInf);
+      vars, [](float x) { return std::isinf(x); }, GradCheck::kInf);
 }
 
 bool Solver::check_nan_grad() const {
   std::vector<VariablePtr> vars;
   for (const auto& e : params_) vars.push_back(e.var);
   return any_grad(
-      vars, [](float x) { return std::isnan(x); }, GradTest::kNan);
+      vars, [](float x) { return std::isnan(x); }, GradCheck::kNan);
 }
 
 bool Solver::check_inf_or_nan_grad() const {
   std::vector<VariablePtr> vars;
   for (const auto& e : params_) vars.push_back(e.var);
   return any_grad(
-      vars, [](float x) { return !std::isfinite(x); }, GradTest::kInfOrNan);
+      vars, [](float x) { return !std::isfinite(x); }, GradCheck::kInfOrNan);
 }
 
 std::vector<std::pair<std::string, SolverState>> Solver::get_states() const {

@@ -1,7 +1,10 @@
 // Context: ordered backend preference ("cudnn:half", "cuda:float", "cpu:float") and device id, as nnabla.
 #pragma once
+#include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nn {
@@ -27,18 +30,40 @@ Context cpu_context();
 // part is the device id as upstream's "cudnn[:DEVICE_ID]" ("cudnn:1", "cudnn:half:1").
 Context parse_context(const std::string& spec);
 
-// What the functions below ask of a GPU backend. Core knows no CUDA: the CUDA backend registers its hooks
-// (libnn/src/cuda/device.cpp) as it registers its device with NdArray (register_device). With none
-// registered, every GPU context is unavailable ("this nncli was built without CUDA").
+// Averages float arrays on one GPU device in place over every process of a job (NCCL in the CUDA backend).
+class DeviceReducer {
+ public:
+  virtual ~DeviceReducer() = default;
+  virtual int device() const = 0;
+  virtual void all_reduce_mean(const std::vector<std::pair<float*, size_t>>& arrays) = 0;
+};
+// broadcast_from_root(data, bytes): the host communicator's broadcast from rank 0 (carries NCCL's id).
+using DeviceReducerFactory = std::function<std::unique_ptr<DeviceReducer>(
+    int rank, int size, int device, const std::function<void(void*, size_t)>& broadcast_from_root)>;
+
+// What the functions below ask of a GPU backend. Core knows no CUDA: the CUDA backend (libnncli-cuda.so,
+// loaded by gpu_backend_loader.cpp when a GPU is first asked about) registers these hooks from its entry
+// point, as it registers its device with NdArray (register_device) and its kernels with the op registry.
 struct GpuBackendHooks {
   std::function<std::string()> problem;         // why no device is usable ("" when one is)
   std::function<int()> device_count;            // devices this process can use
   std::function<void(int device)> synchronize;  // waits for the work queued on a device
+  DeviceReducerFactory make_reducer;            // empty when the backend was built without NCCL
 };
 void register_gpu_backend(GpuBackendHooks hooks);
 
-// Why GPU contexts cannot run in this process ("" when they can): "this nncli was built without CUDA", or
-// the CUDA runtime's reason ("no CUDA device is present", ...).
+// Loads the CUDA backend library once (its entry point registers the hooks above): "" when it is loaded,
+// else why not, one line: "this nncli was built without CUDA", "the CUDA backend is not installed (...)",
+// "the CUDA backend <path> could not be loaded: <the dynamic loader's reason>".
+std::string load_gpu_backend();
+// The backend library this process found ("" when none): beside the executable (../lib) or the build tree.
+std::string gpu_backend_path();
+// A reducer of device arrays across processes, or null when the backend has none (no NCCL, no backend).
+std::unique_ptr<DeviceReducer> make_device_reducer(int rank, int size, int device,
+                                                   const std::function<void(void*, size_t)>& broadcast_from_root);
+
+// Why GPU contexts cannot run in this process ("" when they can): load_gpu_backend()'s reason, or the CUDA
+// runtime's ("no NVIDIA driver (/dev/nvidiactl is absent)", "no CUDA device is present", ...).
 std::string gpu_unavailable_reason();
 // The "backend:type" entries this build can run now: cpu:float, plus cuda/cudnn when built with CUDA and
 // a device is present.

@@ -1,4 +1,4 @@
-// The CUDA backend's public entry points (built only with NN_WITH_CUDA; see libnn/src/cuda).
+// The CUDA backend's functions inside libnncli-cuda.so (libnn/src/cuda); the engine reaches them through hooks.
 #pragma once
 #include <string>
 
@@ -18,7 +18,7 @@ void init_device();
 void synchronize(int device);
 // The stream every kernel of `device` runs on (a cudaStream_t), for libraries such as NCCL to join.
 void* device_stream(int device);
-// Adds the cuda:float and cudnn:float kernels to the registry (called from its fill, after the CPU ones).
+// Adds the cuda:float and cudnn:float kernels to the registry (from the entry point, after the CPU ones).
 void register_kernels(OpRegistry& registry);
 
 }  // namespace nn::cuda

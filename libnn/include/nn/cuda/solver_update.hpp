@@ -1,20 +1,12 @@
-// Solver work on a CUDA device: the Solver base calls these for parameters whose grads live on a device.
+// Solver work on a CUDA device: registered as the Solver base's device hooks (nn/solvers/solver_device.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "nn/ops/attributes.hpp"
-#include "nn/solvers/solver.hpp"
+#include "nn/solvers/solver_device.hpp"
 
 namespace nn::cuda {
-
-struct SolverStep {
-  std::string type;        // Solver::type(), e.g. "Adam"
-  Attrs hyper;             // Solver::info().params
-  double initial_lr = 0;   // Solver::initial_learning_rate(): SgdW/AdamW decay, AdaBound bounds scale by lr / it
-  double fused_decay = 0;  // the pending decoupled decay rate (SgdW, AdamW, Lamb, Lion, Lars)
-};
 
 // True when v's grad has its newest copy on a CUDA device ("cuda..."): the functions below then work there.
 bool grad_on_device(Variable& v);
@@ -30,7 +22,6 @@ void weight_decay_on_device(Variable& v, float rate);        // grad += rate * d
 void clip_grad_by_norm_on_device(Variable& v, double norm);  // grad *= norm / ||grad|| when ||grad|| > norm
 void scale_grad_on_device(Variable& v, float scale);
 
-enum class GradCheck { kInf, kNan, kInfOrNan };
 // Whether any element of these grads (each on a CUDA device) is inf / nan / either: one device flag per
 // device, read back once per device.
 bool any_grad_on_device(const std::vector<Variable*>& vars, GradCheck check);
