@@ -134,7 +134,6 @@ TEST(GpuSolvers, EverySolverHasACase) {
 
 TEST(GpuSolvers, StepsMatchCpu) {
   NN_SKIP_WITHOUT_GPU();
-  cuda::init_device();
   for (const auto& c : solver_cases()) {
     SCOPED_TRACE(c.type + " " + [&] {
       std::string s;
@@ -152,7 +151,6 @@ TEST(GpuSolvers, StepsMatchCpu) {
 // Host grads keep the host update even in a CUDA build.
 TEST(GpuSolvers, HostGradsUpdateOnTheHost) {
   NN_SKIP_WITHOUT_GPU();
-  cuda::init_device();
   std::mt19937 rng(7);
   auto solver = create_solver("Adam", {{"alpha", 0.01}});
   auto list = make_parameters(rng);
@@ -165,7 +163,6 @@ TEST(GpuSolvers, HostGradsUpdateOnTheHost) {
 // The inf / nan checks over device grads, with the bad element in the last (largest) parameter.
 TEST(GpuSolvers, InfAndNanChecksOnDeviceGrads) {
   NN_SKIP_WITHOUT_GPU();
-  cuda::init_device();
   std::mt19937 rng(9);
   auto solver = create_solver("Sgd", {{"lr", 0.1}});
   auto list = make_parameters(rng);

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@ namespace nn {
 namespace {
 
 namespace fs = std::filesystem;
+
+std::atomic<void*> g_backend{nullptr};  // the dlopen handle once the backend is loaded and registered
 
 #ifdef NN_CUDA_BACKEND_FILE
 // The folder of the running executable ("" when /proc/self/exe cannot be read).
@@ -70,6 +73,7 @@ LoadResult load_once() {
     return r;
   }
   entry();
+  g_backend.store(library, std::memory_order_release);
   return r;
 }
 
@@ -86,6 +90,16 @@ std::string load_gpu_backend() {
   return loaded().problem;
 #else
   return "this nncli was built without CUDA";
+#endif
+}
+
+void* gpu_backend_symbol(const char* name) {
+#ifdef NN_CUDA_BACKEND_FILE
+  void* library = g_backend.load(std::memory_order_acquire);
+  return library ? dlsym(library, name) : nullptr;
+#else
+  (void)name;
+  return nullptr;
 #endif
 }
 

@@ -2,10 +2,12 @@
 #include "nn/solvers/solver.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <optional>
 
+#include "nn/core/context.hpp"
 #include "nn/core/error.hpp"
 #include "nn/solvers/solver_device.hpp"
 #include "solvers/solver_common.hpp"
@@ -16,18 +18,26 @@ using solvers::for_each_element;
 
 namespace {
 
-// The GPU backend's solver hooks (empty until it is loaded: every grad is then on the host).
-SolverDeviceHooks& device_hooks() {
-  static SolverDeviceHooks hooks;
-  return hooks;
+// The GPU backend's solver hooks: null until a backend is loaded (every grad is then on the host).
+const SolverDeviceHooks* device_hooks() {
+  static std::atomic<const SolverDeviceHooks*> hooks{nullptr};
+  const SolverDeviceHooks* h = hooks.load(std::memory_order_acquire);
+  if (!h) {
+    if (void* get = gpu_backend_symbol(kSolverDeviceSymbol)) {
+      h = reinterpret_cast<const SolverDeviceHooks* (*)()>(get)();
+      hooks.store(h, std::memory_order_release);
+    }
+  }
+  return h;
 }
 
 // True when v's grad lives on a GPU device: the update and the gradient utilities then run there.
-bool grad_on_device(Variable& v) { return device_hooks().grad_on_device && device_hooks().grad_on_device(v); }
+bool grad_on_device(Variable& v) {
+  const SolverDeviceHooks* h = device_hooks();
+  return h && h->grad_on_device(v);
+}
 
 }  // namespace
-
-void register_solver_device(SolverDeviceHooks hooks) { device_hooks() = std::move(hooks); }
 
 void Solver::init_state(Entry& e) {
   e.state = SolverState{};
@@ -95,7 +105,7 @@ void Solver::update() {
     bool on_device = false;
     if (grad_on_device(*e.var)) {
       if (!device_step) device_step = SolverStep{type(), hyper_parameters(), initial_learning_rate(), decay_rate_};
-      on_device = device_hooks().update(*device_step, *e.var, e.state);
+      on_device = device_hooks()->update(*device_step, *e.var, e.state);
     }
     if (!on_device) update_impl(e);
     e.state.t = std::min(e.state.t + 1, std::numeric_limits<uint32_t>::max() - 1);
@@ -113,7 +123,7 @@ void Solver::weight_decay(double wd) {
   const float rate = float(wd);
   for (auto& e : params_) {
     if (grad_on_device(*e.var)) {
-      device_hooks().weight_decay(*e.var, rate);
+      device_hooks()->weight_decay(*e.var, rate);
       continue;
     }
     const float* w = e.var->data()->get<float>();
@@ -125,7 +135,7 @@ void Solver::weight_decay(double wd) {
 void Solver::clip_grad_by_norm(double norm) {
   for (auto& e : params_) {
     if (grad_on_device(*e.var)) {
-      device_hooks().clip_by_norm(*e.var, norm);
+      device_hooks()->clip_by_norm(*e.var, norm);
       continue;
     }
     const int64_t n = e.var->size();
@@ -142,7 +152,7 @@ void Solver::scale_grad(double scale) {
   const float s = float(scale);
   for (auto& e : params_) {
     if (grad_on_device(*e.var)) {
-      device_hooks().scale(*e.var, s);
+      device_hooks()->scale(*e.var, s);
       continue;
     }
     float* g = e.var->grad()->cast<float>();
@@ -167,7 +177,7 @@ bool any_grad(const std::vector<VariablePtr>& vars, Pred pred, GradCheck test) {
     for (int64_t i = 0; i < n; ++i) found = found || pred(g[i]);
     if (found) return true;
   }
-  if (!on_device.empty()) return device_hooks().any_grad(on_device, test);
+  if (!on_device.empty()) return device_hooks()->any_grad(on_device, test);
   return false;
 }
 }  // namespace

@@ -58,6 +58,9 @@ void register_gpu_backend(GpuBackendHooks hooks);
 std::string load_gpu_backend();
 // The backend library this process found ("" when none): beside the executable (../lib) or the build tree.
 std::string gpu_backend_path();
+// The address of the exported symbol `name` of the loaded backend; null while none is loaded (it never loads
+// one). Layers above core take their hooks from it (the solvers' nncli_cuda_solver_device).
+void* gpu_backend_symbol(const char* name);
 // A reducer of device arrays across processes, or null when the backend has none (no NCCL, no backend).
 std::unique_ptr<DeviceReducer> make_device_reducer(int rank, int size, int device,
                                                    const std::function<void(void*, size_t)>& broadcast_from_root);

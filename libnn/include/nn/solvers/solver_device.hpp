@@ -1,5 +1,6 @@
-// Solver work on a GPU device: the CUDA backend registers these (register_solver_device) when it is loaded;
-// the Solver base calls them for parameters whose grads live on a device.
+// Solver work on a GPU device: the CUDA backend exports `const SolverDeviceHooks* nncli_cuda_solver_device()`,
+// which the Solver base looks up once the backend is loaded (gpu_backend_symbol) and calls for parameters
+// whose grads live on a device.
 #pragma once
 #include <functional>
 #include <string>
@@ -31,6 +32,7 @@ struct SolverDeviceHooks {
   // Whether any element of these grads (each on a device) is inf / nan / either.
   std::function<bool(const std::vector<Variable*>& vars, GradCheck check)> any_grad;
 };
-void register_solver_device(SolverDeviceHooks hooks);
+// The exported name of the backend's function returning its hooks.
+inline constexpr const char* kSolverDeviceSymbol = "nncli_cuda_solver_device";
 
 }  // namespace nn
