@@ -42,15 +42,22 @@ gpu_request() {
   [[ $(wc -l <"$work/err.txt") == 1 ]] || fail "-C cudnn: not one line: $(cat "$work/err.txt")"
   grep -qF "$1" "$work/err.txt" || fail "-C cudnn: '$1' not in: $(cat "$work/err.txt")"
 }
-gpu_request "the CUDA backend is not installed"
-if [[ -f $build/lib/libnncli-cuda.so ]]; then
+if [[ ! -f $build/lib/libnncli-cuda.so ]]; then
+  gpu_request "this nncli was built without CUDA"
+else
+  gpu_request "the CUDA backend is not installed"
   # A backend that needs a library the machine lacks (as one built against a CUDA not installed here).
   echo 'void nncli_cuda_backend_register(void) {}' >"$work/absent.c"
   "$cc" -shared -fPIC -o "$work/libnncli_absent_dependency.so" "$work/absent.c"
   "$cc" -shared -fPIC -o "$libdir/libnncli-cuda.so" "$work/absent.c" -L"$work" -Wl,--no-as-needed \
     -lnncli_absent_dependency
   rm "$work/libnncli_absent_dependency.so"
-  gpu_request "libnncli_absent_dependency.so: cannot open shared object file"
+  # Without the driver's device nodes the backend is not opened at all (no CUDA library mapped): that is said.
+  if [[ -e /dev/nvidiactl || -e /dev/dxg ]]; then
+    gpu_request "libnncli_absent_dependency.so: cannot open shared object file"
+  else
+    gpu_request "no NVIDIA driver (/dev/nvidiactl is absent)"
+  fi
   rm "$libdir/libnncli-cuda.so"
   cmake --install "$build" --prefix "$root" --component cuda >>"$work/install.log" || fail "install cuda"
   "$nncli" version >"$work/version.txt" || fail "version with the backend"

@@ -95,6 +95,8 @@ Context parse_context(const std::string& spec) {
 }
 
 std::string gpu_unavailable_reason() {
+  const std::string before = gpu_backend_unusable_before_loading();
+  if (!before.empty()) return before;
   const std::string not_loaded = load_gpu_backend();
   if (!not_loaded.empty()) return not_loaded;
   const GpuBackendHooks& gpu = registered_hooks();

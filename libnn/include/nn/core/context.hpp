@@ -56,7 +56,12 @@ void register_gpu_backend(GpuBackendHooks hooks);
 // else why not, one line: "this nncli was built without CUDA", "the CUDA backend is not installed (...)",
 // "the CUDA backend <path> could not be loaded: <the dynamic loader's reason>".
 std::string load_gpu_backend();
-// The backend library this process found ("" when none): beside the executable (../lib) or the build tree.
+// Why a GPU cannot be used, from what is known without loading the backend ("" when it may be): no backend
+// library found, or no driver device node. gpu_unavailable_reason() asks it first, so a machine without a
+// driver never maps the CUDA libraries.
+std::string gpu_backend_unusable_before_loading();
+// The backend library this process found ("" when none): beside libnncli.so, <bin>/../lib of the executable,
+// or the build tree. Finding it loads nothing.
 std::string gpu_backend_path();
 // The address of the exported symbol `name` of the loaded backend; null while none is loaded (it never loads
 // one). Layers above core take their hooks from it (the solvers' nncli_cuda_solver_device).
