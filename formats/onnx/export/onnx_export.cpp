@@ -163,6 +163,17 @@ OnnxOpset lowest_opset_writing(const ir::Network& network, OnnxOpset opset) {
   }
   return opset;  // no opset writes them all: the export names what is missing
 }
+
+// The batch size written for an executor input that has nnabla's batch -1 in the model (0 when none has).
+int64_t fixed_batch_of_symbolic_input(const ir::Network& source, const ir::Network& written,
+                                      const ir::Executor& exec) {
+  for (const auto& d : exec.data_variable) {
+    const ir::Variable* v = source.find_variable(d.variable_name);
+    const ir::Variable* w = written.find_variable(d.variable_name);
+    if (v && w && !v->shape.empty() && v->shape[0] == -1 && !w->shape.empty()) return w->shape[0];
+  }
+  return 0;
+}
 }  // namespace
 
 void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, onnx::ModelProto* out) {
@@ -179,6 +190,9 @@ void build_onnx_model(const ir::Model& model, const OnnxExportOptions& options, 
   const ir::Network* source = target.source;
   const ir::Network& network = target.network;
   check_outputs_produced(network, *exec);
+  if (const int64_t fixed = options.dynamic_batch ? 0 : fixed_batch_of_symbolic_input(*source, network, *exec))
+    NN_LOG_INFO << "ONNX: the batch (-1) is written fixed at " << fixed
+                << " (-b), --dynamic-batch keeps it symbolic";
   if (options.define_version.empty()) opset = lowest_opset_writing(network, opset);
 
   out->set_ir_version(options.ir_version > 0 ? options.ir_version : kDefaultIrVersion);

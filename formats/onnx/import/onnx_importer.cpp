@@ -188,6 +188,17 @@ int64_t given_batch(const ::onnx::ModelProto& model, const InputShapes& shapes) 
   return 1;
 }
 
+// Says (at -v) which dims of the file the given shapes fixed: "ONNX: input 'x' (batch, sequence, 4) fixed at
+// (2, 8, 4)"; what an NNP, NNB or TFLite written from the import holds in place of the file's dynamic axes.
+void log_fixed_dims(const ::onnx::ModelProto& model, const InputShapes& shapes) {
+  for (const auto* info : free_inputs(model, {})) {
+    auto it = shapes.find(info->name());
+    if (it == shapes.end()) continue;
+    NN_LOG_VERBOSE << "ONNX: input " << quoted(info->name()) << " " << dims_text(info->type().tensor_type().shape())
+                   << " fixed at " << to_string(it->second);
+  }
+}
+
 // Every name of `shapes` must be a graph input that is not an initializer.
 void check_shape_names(const ::onnx::ModelProto& model, const InputShapes& shapes) {
   std::set<std::string> inputs;
@@ -212,6 +223,7 @@ ir::Model import_checked(const ::onnx::ModelProto& model, const std::string& bas
                                      << ")";
   }
   check_shape_names(model, shapes);
+  log_fixed_dims(model, shapes);
   if (!has_symbolic_dims(model, shapes)) {
     ir::Model fixed = import_graph(model, base_dir, 1, shapes, release);
     fixed.networks[0].batch_size = given_batch(model, shapes);
