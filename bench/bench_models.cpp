@@ -80,33 +80,52 @@ Model mlp(int64_t batch, std::mt19937& rng) {
   return m;
 }
 
-Model small_resnet(int64_t batch, bool training, std::mt19937& rng) {
-  Model m;
-  m.x = nn::Variable::create({batch, 3, 32, 32}, false);
-  auto h = relu(bn(m, "stem/bn", conv(m, "stem", m.x, 3, 32, 3, 1, 1, rng, false), 32, training, rng));
-  struct Block {
-    int64_t cin, cout, stride;
-  };
-  const Block blocks[] = {{32, 32, 1}, {32, 64, 2}, {64, 64, 1}, {64, 64, 1}};
-  int i = 0;
-  for (const auto& b : blocks) {
-    std::string n = "block" + std::to_string(i++);
-    auto r = relu(bn(m, n + "/bn1", conv(m, n + "/conv1", h, b.cin, b.cout, 3, b.stride, 1, rng, false), b.cout,
-                     training, rng));
-    r = bn(m, n + "/bn2", conv(m, n + "/conv2", r, b.cout, b.cout, 3, 1, 1, rng, false), b.cout, training, rng);
-    auto shortcut = h;
-    if (b.stride != 1 || b.cin != b.cout)
-      shortcut = bn(m, n + "/bns", conv(m, n + "/short", h, b.cin, b.cout, 1, b.stride, 0, rng, false), b.cout,
-                    training, rng);
-    h = relu(call1("Add2", {r, shortcut}));
+namespace {
+// A basic residual block: 3x3 conv + BN + ReLU, 3x3 conv + BN, plus the input (through a 1x1 conv + BN where the
+// shape changes), then ReLU.
+VariablePtr basic_block(Model& m, const std::string& n, VariablePtr h, int64_t cin, int64_t cout, int64_t stride,
+                        bool training, std::mt19937& rng) {
+  auto r =
+      relu(bn(m, n + "/bn1", conv(m, n + "/conv1", h, cin, cout, 3, stride, 1, rng, false), cout, training, rng));
+  r = bn(m, n + "/bn2", conv(m, n + "/conv2", r, cout, cout, 3, 1, 1, rng, false), cout, training, rng);
+  auto shortcut = h;
+  if (stride != 1 || cin != cout)
+    shortcut =
+        bn(m, n + "/bns", conv(m, n + "/short", h, cin, cout, 1, stride, 0, rng, false), cout, training, rng);
+  return relu(call1("Add2", {r, shortcut}));
+}
+
+// Stages of `blocks` basic blocks each, with channels[s] channels (stride 2 at each stage's first block but the
+// first stage's), then global average pooling and an affine layer to `classes`.
+Model residual_stages(Model m, VariablePtr h, int64_t cin, const std::vector<int64_t>& channels, int blocks,
+                      int64_t classes, int64_t batch, bool training, std::mt19937& rng) {
+  for (size_t stage = 0; stage < channels.size(); ++stage) {
+    for (int block = 0; block < blocks; ++block) {
+      const int64_t stride = stage > 0 && block == 0 ? 2 : 1;
+      const std::string n = "stage" + std::to_string(stage) + "/block" + std::to_string(block);
+      h = basic_block(m, n, h, cin, channels[stage], stride, training, rng);
+      cin = channels[stage];
+    }
   }
   h = call1("GlobalAveragePooling", {h});
-  auto logits = affine(m, "fc", h, 64, 10, rng);
+  auto logits = affine(m, "fc", h, cin, classes, rng);
   if (training)
     finish(m, logits, batch);
   else
     m.output = logits;
   return m;
+}
+}  // namespace
+
+Model small_resnet(int64_t batch, bool training, std::mt19937& rng) {
+  Model m;
+  m.x = nn::Variable::create({batch, 3, 32, 32}, false);
+  auto h = relu(bn(m, "stem/bn", conv(m, "stem", m.x, 3, 32, 3, 1, 1, rng, false), 32, training, rng));
+  // Blocks 32, 32->64 stride 2, 64, 64: a first stage of one block, a second of three.
+  h = basic_block(m, "block0", h, 32, 32, 1, training, rng);
+  h = basic_block(m, "block1", h, 32, 64, 2, training, rng);
+  h = basic_block(m, "block2", h, 64, 64, 1, training, rng);
+  return residual_stages(std::move(m), h, 64, {64}, 1, 10, batch, training, rng);
 }
 
 Model resnet18(int64_t batch, int64_t size, bool training, std::mt19937& rng) {
@@ -117,30 +136,14 @@ Model resnet18(int64_t batch, int64_t size, bool training, std::mt19937& rng) {
             Attrs{{"kernel", std::vector<int64_t>{3, 3}},
                   {"stride", std::vector<int64_t>{2, 2}},
                   {"pad", std::vector<int64_t>{1, 1}}});
-  int64_t cin = 64;
-  for (int stage = 0; stage < 4; ++stage) {
-    const int64_t cout = int64_t(64) << stage;
-    for (int block = 0; block < 2; ++block) {
-      const int64_t stride = stage > 0 && block == 0 ? 2 : 1;
-      const std::string n = "stage" + std::to_string(stage) + "/block" + std::to_string(block);
-      auto r = relu(
-          bn(m, n + "/bn1", conv(m, n + "/conv1", h, cin, cout, 3, stride, 1, rng, false), cout, training, rng));
-      r = bn(m, n + "/bn2", conv(m, n + "/conv2", r, cout, cout, 3, 1, 1, rng, false), cout, training, rng);
-      auto shortcut = h;
-      if (stride != 1 || cin != cout)
-        shortcut =
-            bn(m, n + "/bns", conv(m, n + "/short", h, cin, cout, 1, stride, 0, rng, false), cout, training, rng);
-      h = relu(call1("Add2", {r, shortcut}));
-      cin = cout;
-    }
-  }
-  h = call1("GlobalAveragePooling", {h});
-  auto logits = affine(m, "fc", h, 512, 1000, rng);
-  if (training)
-    finish(m, logits, batch);
-  else
-    m.output = logits;
-  return m;
+  return residual_stages(std::move(m), h, 64, {64, 128, 256, 512}, 2, 1000, batch, training, rng);
+}
+
+Model resnet20(int64_t batch, bool training, std::mt19937& rng) {
+  Model m;
+  m.x = nn::Variable::create({batch, 3, 32, 32}, false);
+  auto h = relu(bn(m, "stem/bn", conv(m, "stem", m.x, 3, 16, 3, 1, 1, rng, false), 16, training, rng));
+  return residual_stages(std::move(m), h, 16, {16, 32, 64}, 3, 10, batch, training, rng);
 }
 
 Model deep_mlp(int64_t batch, int layers, int64_t width, std::mt19937& rng) {

@@ -2,7 +2,7 @@
 # Runs bench_engine (nncli's engine) and the PyTorch twin side by side; PyTorch under its three thread
 # settings (default, OMP_WAIT_POLICY=PASSIVE, OPENBLAS_NUM_THREADS=1) so its best can be taken per line.
 # Then ONNX Runtime (onnxruntime-node) on the same inference models exported to ONNX by PyTorch.
-# Usage: scripts/bench_engine.sh [seconds-per-figure] [filter: lenet|mlp|resnet|memory]
+# Usage: scripts/bench_engine.sh [seconds-per-figure] [filter: lenet|mlp|resnet|memory|resnet20|resnet18]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-3}

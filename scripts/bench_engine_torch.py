@@ -65,6 +65,24 @@ class SmallResNet(tnn.Module):
         return self.fc(self.blocks(self.stem(x)).mean((2, 3)))
 
 
+class ResNet20(tnn.Module):
+    """CIFAR ResNet-20 as bench_models.cpp builds it: 3 stages of 3 blocks (16, 32, 64), 1x1 projections."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = tnn.Sequential(tnn.Conv2d(3, 16, 3, 1, 1, bias=False), tnn.BatchNorm2d(16), tnn.ReLU())
+        blocks, cin = [], 16
+        for stage, cout in enumerate((16, 32, 64)):
+            for b in range(3):
+                blocks.append(Block(cin, cout, 2 if stage > 0 and b == 0 else 1))
+                cin = cout
+        self.blocks = tnn.Sequential(*blocks)
+        self.fc = tnn.Linear(64, 10)
+
+    def forward(self, x):
+        return self.fc(self.blocks(self.stem(x)).mean((2, 3)))
+
+
 def time_step(step):
     for _ in range(3):
         step()
@@ -107,7 +125,7 @@ def infer(name, model, shape, batch):
 
 
 def want(k):
-    return not ONLY or k in ONLY
+    return not ONLY or ONLY == k
 
 
 if __name__ == "__main__":
@@ -127,3 +145,8 @@ if __name__ == "__main__":
     if want("resnet"):
         train("small_resnet", SmallResNet(), (3, 32, 32), 32)
         infer("small_resnet", SmallResNet(), (3, 32, 32), 32)
+    if ONLY == "resnet20":
+        train("resnet20", ResNet20(), (3, 32, 32), 128)
+    if ONLY == "resnet18":
+        import torchvision
+        train("resnet18_224", torchvision.models.resnet18(), (3, 224, 224), 32)
