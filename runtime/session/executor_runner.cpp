@@ -62,6 +62,10 @@ ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executo
       << list_names(missing, 3) << (missing.size() == 1 ? " is" : " are")
       << " not in the model files (give the parameter file too, or --init-missing to initialize)";
   load_parameters(params_, model, take_parameters);
+  if (options.share_parameters) {
+    const size_t shared = params_.share_equal_from(*options.share_parameters);
+    NN_LOG_DEBUG << "executor " << single_quoted(executor.name) << ": " << shared << " bytes of parameters shared";
+  }
   build_.batch_size = options.batch_size;
   build_.context = options.context;
   build_.training = false;

@@ -17,6 +17,9 @@ struct RunnerOptions {
   bool init_missing = false;  // create parameters absent from the files from their initializers
   uint32_t seed = 0;          // for those parameters and for generator variables
   nn::Context context = nn::cpu_context();
+  // Parameters of another runner of the same model: those equal to this one's are shared, not held twice (an
+  // ONNX model imported again at new input shapes keeps one copy of its weights).
+  const nn::ir::ParameterStore* share_parameters = nullptr;
 };
 
 struct ExecutorOutput {
@@ -56,6 +59,7 @@ class ExecutorRunner {
   ~ExecutorRunner();
 
   const nn::ir::Executor& executor() const { return executor_; }
+  const nn::ir::ParameterStore& parameters() const { return params_; }
   int64_t batch_size() const;
   size_t num_inputs() const { return executor_.data_variable.size(); }
   // Name and shape of data variable i (as built: batch-substituted; or as set by set_input_shapes).

@@ -76,8 +76,8 @@ struct Model::Impl {
     for (size_t i = 0; i < inputs.size(); ++i) inputs[i].shape = dims(runner->input_shape(i));
     for (size_t i = 0; i < outputs.size(); ++i) outputs[i].shape = dims(runner->output_shape(i));
   }
-  std::unique_ptr<ExecutorRunner> load(const NamedShapes& shapes) {
-    return load_runner(files, executor, context, runner_options, shapes, /*optimize=*/false,
+  std::unique_ptr<ExecutorRunner> load(const NamedShapes& shapes, const RunnerOptions& options) {
+    return load_runner(files, executor, context, options, shapes, /*optimize=*/false,
                        executors.empty() ? &executors : nullptr);
   }
   void use(std::vector<nn::Shape> shapes, std::unique_ptr<ExecutorRunner> loaded) {
@@ -96,7 +96,9 @@ struct Model::Impl {
         << "the model has " << inputs.size() << " input(s), " << shapes.size() << " shape(s) given";
     NamedShapes by_name;
     for (size_t i = 0; i < shapes.size(); ++i) by_name.emplace_back(inputs[i].name, shapes[i]);
-    use(shapes, load(by_name));
+    RunnerOptions sharing = runner_options;
+    sharing.share_parameters = &runner->parameters();  // the weights held once across the imports
+    use(shapes, load(by_name, sharing));
   }
   void check_index(size_t index, size_t count, const char* what) const {
     NN_CHECK(index < count) << what << " index " << index << " is out of range (the executor has " << count << " "
@@ -121,7 +123,7 @@ Model::Model(const std::vector<std::string>& files, const ModelOptions& options)
     NamedShapes shapes;
     for (const auto& [name, dims] : options.input_shapes)
       shapes.emplace_back(name, nn::Shape(dims.begin(), dims.end()));
-    auto loaded = m.load(shapes);
+    auto loaded = m.load(shapes, m.runner_options);
     std::vector<nn::Shape> built;
     for (size_t i = 0; i < loaded->num_inputs(); ++i) built.push_back(loaded->input_shape(i));
     m.use(std::move(built), std::move(loaded));

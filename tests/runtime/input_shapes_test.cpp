@@ -90,3 +90,18 @@ TEST(InputShapes, RefusesAnotherNumberOfAxesNamingTheInput) {
 }
 
 }  // namespace
+
+// An ONNX model with dynamic axes imported again at other shapes (as nncli::Model does) shares the weights of
+// the first import: both runners hold the same parameter variables, so the weights are in memory once.
+TEST(InputShapes, ImportsAtOtherShapesShareTheWeights) {
+  const std::vector<std::string> files{std::string(NNCLI_CLI_DATA) + "/dynamic_sequence.onnx"};
+  auto first = nncli::load_runner(files, "", "cpu", {}, {{"x", {1, 3, 4}}}, false);
+  nncli::RunnerOptions sharing;
+  sharing.share_parameters = &first->parameters();
+  auto second = nncli::load_runner(files, "", "cpu", sharing, {{"x", {2, 5, 4}}}, false);
+  ASSERT_FALSE(first->parameters().ordered().empty());
+  for (const auto& [name, var] : second->parameters().ordered())
+    EXPECT_EQ(var, first->parameters().find(name)) << name << " is held twice";
+  auto alone = nncli::load_runner(files, "", "cpu", {}, {{"x", {2, 5, 4}}}, false);
+  for (const auto& [name, var] : alone->parameters().ordered()) EXPECT_NE(var, first->parameters().find(name));
+}

@@ -2,6 +2,7 @@
 // registry.
 #include "nn/ir/graph_builder.hpp"
 
+#include <cstring>
 #include <set>
 
 #include "ir/channel_last.hpp"
@@ -69,6 +70,21 @@ void ParameterStore::add(const Parameter& p) {
     by_name_[p.name] = var;
     ordered_.push_back({p.name, var});
   }
+}
+
+size_t ParameterStore::share_equal_from(const ParameterStore& other) {
+  size_t shared = 0;
+  for (auto& [name, var] : ordered_) {
+    const VariablePtr theirs = other.find(name);
+    if (!theirs || theirs == var || theirs->shape() != var->shape() || theirs->need_grad() != var->need_grad())
+      continue;
+    const size_t bytes = size_t(var->size()) * sizeof(float);
+    if (std::memcmp(var->data()->get<float>(), theirs->data()->get<float>(), bytes) != 0) continue;
+    var = theirs;
+    by_name_[name] = theirs;
+    shared += bytes;
+  }
+  return shared;
 }
 
 VariablePtr ParameterStore::find(const std::string& name) const {

@@ -20,6 +20,10 @@ class ParameterStore {
   // As load, freeing each parameter's data in `params` once it is copied (the list is left empty): a model
   // whose weights now live here holds no second copy while the network runs.
   void take(std::vector<Parameter>& params);
+  // Replaces each parameter that `other` holds under the same name with the same shape, need_grad and values
+  // by other's variable, so two stores built from one file (an ONNX model imported again at other input shapes)
+  // hold its weights once. Returns the bytes no longer held twice.
+  size_t share_equal_from(const ParameterStore& other);
   // Existing variable, or nullptr.
   VariablePtr find(const std::string& name) const;
   // Returns the parameter; creates and initializes it from `init` (seeded rng) when absent.
