@@ -25,6 +25,35 @@ fi
 sed -e 's/batch_size: 128/batch_size: 64/' -e 's/max_epoch: 1/max_epoch: 2/' -e 's/iter_per_epoch: 468/iter_per_epoch: 156/' \
   "$ROOT/sample_models/fashion_mnist_lenet/lenet_1epoch.nntxt" >"$WORK/png/lenet_png.nntxt"
 sed -i -e 's|"data/|"'"$WORK"'/png/data/|' "$WORK/png/lenet_png.nntxt"  # the CSVs and their cache_dir
+# The data-pipeline case: the same with ImageAugmentation (random shift by up to 2 pixels, left-right flip) on the
+# training network's input, against PyTorch decoding the PNG files in a DataLoader of 2 workers with the same
+# augmentation (bench_train_torch.py --csv).
+/usr/bin/python3 - "$WORK/png/lenet_png.nntxt" "$WORK/png/lenet_png_aug.nntxt" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+main_end = text.index("\nnetwork {", text.index("network {") + 1)  # the training network comes first
+main = text[:main_end]
+aug = """  variable {
+    name: "Augmented"
+    type: "Buffer"
+    shape { dim: -1 dim: 1 dim: 28 dim: 28 }
+  }
+  function {
+    name: "ImageAugmentation"
+    type: "ImageAugmentation"
+    input: "x"
+    output: "Augmented"
+    image_augmentation_param {
+      shape { dim: 1 dim: 28 dim: 28 } pad { dim: 2 dim: 2 } min_scale: 1 max_scale: 1 angle: 0 aspect_ratio: 1
+      distortion: 0 flip_lr: true flip_ud: false brightness: 0 brightness_each: false contrast: 1
+      contrast_center: 0 contrast_each: false noise: 0 seed: -1
+    }
+  }
+"""
+first = main.index("  function {")
+main = main[:first] + aug + main[first:].replace('input: "x"', 'input: "Augmented"', 1)
+open(sys.argv[2], "w").write(main + text[main_end:])
+PY
 
 max_rss_mb() { awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$1"; }
 wall_s() {
@@ -74,6 +103,18 @@ printf 'nncli lenet png: %.2f s end to end writing the cache, %.2f s reading it 
   "$first" "$second" "$rounds"
 printf 'torch lenet png (preloaded): %.2f s (median of %d); PyTorch time / nncli time: %.2fx first run, %.2fx cached\n' \
   "$torch" "$rounds" "$(echo "$torch / $first" | bc -l)" "$(echo "$torch / $second" | bc -l)"
+# With augmentation: nncli reading its cache (written above) against PyTorch's DataLoader over the PNG files.
+augs=() loaders=()
+for ((r = 0; r < rounds; r++)); do
+  rm -rf "$WORK/png/out" && mkdir -p "$WORK/png/out"
+  /usr/bin/time -f %e -o "$WORK/png/time" "$NNCLI" -q train -c "$WORK/png/lenet_png_aug.nntxt" -o "$WORK/png/out"
+  augs+=("$(cat "$WORK/png/time")")
+  loaders+=("$(OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$ROOT/scripts/bench_train_torch.py" lenet --batch 64 \
+    --iterations 312 --csv "$WORK/png/data/train.csv" | awk '{printf "%.3f", 19968 / $3}')")
+done
+aug=$(median "${augs[@]}") loader=$(median "${loaders[@]}")
+printf 'data pipeline (png, ImageAugmentation): nncli %.2f s, PyTorch DataLoader (2 workers) %.2f s: %.2fx (median of %d)\n' \
+  "$aug" "$loader" "$(echo "$loader / $aug" | bc -l)" "$rounds"
 stop_busy
 done
 
