@@ -21,7 +21,7 @@ run_side() {
   shift
   /usr/bin/time -f %M -o "$work/rss" "$@" >"$out" 2>/dev/null || { echo "nan nan"; return; }
   local rate
-  rate=$(awk '/^train (resnet20|resnet18_224) / {print $(NF - 1)}' "$out" | tail -1)
+  rate=$(awk '/^train (resnet20|resnet18_224) / {for (i = 2; i <= NF; i++) if ($i == "images/s") print $(i - 1)}' "$out" | tail -1)
   echo "${rate:-nan} $(($(cat "$work/rss") / 1024))"
 }
 best() { /usr/bin/python3 -c "import sys; v=[float(x) for x in sys.argv[1:]]; print(max(v))" "$@"; }
