@@ -83,6 +83,7 @@ void memory_bench() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  nn::NdArray::open_arena();  // activations and gradients from the arena, as nncli train and infer take them
   double seconds = argc > 1 ? std::atof(argv[1]) : 3.0;
   std::string only = argc > 2 ? argv[2] : "";
   std::mt19937 rng(0);
