@@ -1,49 +1,23 @@
 // oneDNN convolution primitives (forward, backward data, backward weights) on plain NC[D]HW arrays: the
 // primitives pick their own blocked layouts and the arrays are reordered to and from them on each call, into
-// scratch memory of the calling thread that every convolution shares (weights' copies are the convolution's own).
+// the calling thread's scratch memory (weights' copies are the convolution's own). Keeping nine copies per
+// convolution for the network's life instead cost ResNet-20 training at batch 128 660 MB.
 #include "ops/nn_layer/conv_dnnl.hpp"
 #include "ops/nn_layer/conv_dnnl_dims.hpp"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
-#include <cstdlib>
 #include <initializer_list>
-#include <new>
 #include <vector>
 
 #include "ops/detail/dnnl_layout.hpp"
 #include "ops/detail/thread_scope.hpp"
+#include "ops/detail/thread_scratch.hpp"
 
 namespace nn::ops {
 namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
-
-// The calling thread's scratch memory for the copies of activations in a primitive's layout, shared by every
-// convolution: the copies live only during one call, so a network holds them once (the largest call's), not once
-// per convolution (ResNet-20 training at batch 128: 660 MB of copies before). Grows, never shrinks.
-class Scratch {
- public:
-  // `bytes` of 64-byte aligned memory, valid until the next call on this thread.
-  static char* get(size_t bytes) {
-    thread_local Scratch scratch;
-    if (bytes > scratch.bytes_) {
-      std::free(scratch.data_);
-      scratch.bytes_ = (bytes + 63) / 64 * 64;
-      scratch.data_ = static_cast<char*>(std::aligned_alloc(64, scratch.bytes_));
-      if (!scratch.data_) {
-        scratch.bytes_ = 0;
-        throw std::bad_alloc();
-      }
-    }
-    return scratch.data_;
-  }
-  ~Scratch() { std::free(data_); }
-
- private:
-  char* data_ = nullptr;
-  size_t bytes_ = 0;
-};
 
 // A user array and, when the primitive wants another layout, a copy in that layout: in the thread's scratch for
 // activations (`transient`; placed by Transients before each call), the convolution's own for weights.
@@ -96,13 +70,13 @@ struct Operand {
 void place_in_scratch(std::initializer_list<Operand*> operands) {
   size_t total = 0;
   for (const Operand* o : operands)
-    if (o->transient) total += (o->internal_bytes + 63) / 64 * 64;
+    if (o->transient) total += scratch_part(o->internal_bytes);
   if (total == 0) return;
-  char* p = Scratch::get(total);
+  char* p = thread_scratch(total);
   for (Operand* o : operands) {
     if (!o->transient) continue;
     o->internal.set_data_handle(p);
-    p += (o->internal_bytes + 63) / 64 * 64;
+    p += scratch_part(o->internal_bytes);
   }
 }
 }  // namespace

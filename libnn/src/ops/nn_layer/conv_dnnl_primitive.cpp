@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ops/detail/thread_scope.hpp"
+#include "ops/detail/thread_scratch.hpp"
 #include "ops/detail/vector_math.hpp"
 
 namespace nn::ops {
@@ -147,11 +148,11 @@ std::unique_ptr<Primitive> make_primitive(const ConvGeometry& g, int64_t out_cha
     c->src_place = place_of(c->src_md, c->src_plain, c->src_layout);
     c->dst_place = place_of(c->dst_md, c->dst_plain, c->dst_layout);
     if (c->src_place == Place::kReordered) {
-      c->src_tmp = memory(c->src_md, c->eng);
+      c->src_tmp = memory(c->src_md, c->eng, DNNL_MEMORY_NONE);  // in the thread's scratch at each call
       c->src_in = dnnl::reorder(memory(c->src_plain, c->eng, DNNL_MEMORY_NONE), c->src_tmp);
     }
     if (c->dst_place == Place::kReordered) {
-      c->dst_tmp = memory(c->dst_md, c->eng);
+      c->dst_tmp = memory(c->dst_md, c->eng, DNNL_MEMORY_NONE);
       c->dst_in = dnnl::reorder(memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE), c->dst_tmp);
       c->dst_out = dnnl::reorder(c->dst_tmp, memory(c->dst_plain, c->eng, DNNL_MEMORY_NONE));
     }
@@ -177,6 +178,13 @@ memory Primitive::weights(NdArray& w) {
 
 void Primitive::forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
   ThreadScope scope(threads);
+  const size_t src_bytes = src_place == Place::kReordered ? scratch_part(src_md.get_size()) : 0;
+  const size_t dst_bytes = dst_place == Place::kReordered ? scratch_part(dst_md.get_size()) : 0;
+  if (src_bytes + dst_bytes > 0) {
+    char* scratch = thread_scratch(src_bytes + dst_bytes);
+    if (src_bytes) src_tmp.set_data_handle(scratch);
+    if (dst_bytes) dst_tmp.set_data_handle(scratch + src_bytes);
+  }
   // Source.
   memory src_mem;
   if (src_place == Place::kReordered) {
