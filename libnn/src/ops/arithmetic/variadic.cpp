@@ -1,6 +1,7 @@
-// AddN and MulN (elementwise sum / product of any number of same-shape inputs) and BcAdd2 (broadcast add).
-#include "ops/arithmetic/broadcast_grad.hpp"
-#include "ops/detail/binary.hpp"
+// AddN and MulN: the elementwise sum / product of any number of same-shape inputs.
+#include <vector>
+
+#include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
 namespace {
@@ -86,17 +87,6 @@ class MulN : public Function {
   }
 };
 
-struct BcAdd2Params {
-  explicit BcAdd2Params(const Attrs&) {}
-};
-struct BcAdd2Op {
-  using Params = BcAdd2Params;
-  static constexpr bool kUsesOutput = false;
-  static float f(float a, float b, const Params&) { return a + b; }
-  static float da(float, float, float, const Params&) { return 1.f; }
-  static float db(float, float, float, const Params&) { return 1.f; }
-};
-
 }  // namespace
 
 void register_add_n(OpRegistry& r) {
@@ -115,20 +105,5 @@ void register_mul_n(OpRegistry& r) {
                             .in_variadic("x")
                             .out("y")
                             .build());
-}
-void register_bc_add2(OpRegistry& r) {
-  register_cpu<BinaryFunction<BcAdd2Op>>(r, SchemaBuilder("BcAdd2", "Arithmetic")
-                                                .doc("y = x0 + x1 with numpy broadcasting")
-                                                .in("x0")
-                                                .in("x1")
-                                                .arg("inplace", AttrType::kBool, AttrValue(false))
-                                                .out("y")
-                                                .grad([](const GradGraphArgs& g) {
-                                                  auto& gy = g.grad_outputs[0];
-                                                  return std::vector<VariablePtr>{
-                                                      reduce_to(gy, g.inputs[0]->shape()),
-                                                      reduce_to(gy, g.inputs[1]->shape())};
-                                                })
-                                                .build());
 }
 }  // namespace nn::ops
