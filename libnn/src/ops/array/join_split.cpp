@@ -1,4 +1,5 @@
-// Concatenate, Split and Stack: block copies over an (outer, axis, inner) view of the arrays.
+// Joining and splitting along an axis (Concatenate, Stack, Split): block copies over an (outer, axis, inner)
+// view of the arrays.
 #include <algorithm>
 #include <vector>
 
