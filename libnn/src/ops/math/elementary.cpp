@@ -1,4 +1,4 @@
-// Exp, Log, Abs, Erf with graph gradients; Sign, Round, Ceil, Floor with straight-through gradients.
+// Exp, Log, Abs and Erf, with graph gradients.
 #include "nn/ops/detail/fast_math.hpp"
 #include "ops/detail/unary.hpp"
 
@@ -29,40 +29,10 @@ struct ErfOp {
   static float f(float x, const Params&) { return std::erf(x); }
   static float df(float x, float, const Params&) { return kTwoOverSqrtPi * std::exp(-x * x); }
 };
-struct SignParams {
-  float alpha;
-  explicit SignParams(const Attrs& a) : alpha(float(a.get_float("alpha"))) {}
-};
-// Straight-through estimators: the gradient passes unchanged (upstream).
-struct SignOp {
-  using Params = SignParams;
-  static constexpr bool kUsesInput = false, kUsesOutput = false;
-  static float f(float x, const Params& p) { return x > 0.f ? 1.f : (x < 0.f ? -1.f : p.alpha); }
-  static float df(float, float, const Params&) { return 1.f; }
-};
-struct RoundOp {
-  using Params = NoParams;
-  static constexpr bool kUsesInput = false, kUsesOutput = false;
-  static float f(float x, const Params&) { return std::round(x); }
-  static float df(float, float, const Params&) { return 1.f; }
-};
-struct CeilOp {
-  using Params = NoParams;
-  static constexpr bool kUsesInput = false, kUsesOutput = false;
-  static float f(float x, const Params&) { return std::ceil(x); }
-  static float df(float, float, const Params&) { return 1.f; }
-};
-struct FloorOp {
-  using Params = NoParams;
-  static constexpr bool kUsesInput = false, kUsesOutput = false;
-  static float f(float x, const Params&) { return std::floor(x); }
-  static float df(float, float, const Params&) { return 1.f; }
-};
 
 OpSchema math_schema(const char* name, const char* doc, GradGraphFn grad) {
   return SchemaBuilder(name, "Math").doc(doc).in("x").out("y").grad(std::move(grad)).build();
 }
-std::vector<VariablePtr> pass_through(const GradGraphArgs& g) { return {g.grad_outputs[0]}; }
 }  // namespace
 
 void register_exp(OpRegistry& r) {
@@ -92,26 +62,5 @@ void register_erf(OpRegistry& r) {
                                                               ErfOp::kTwoOverSqrtPi);
                                        return std::vector<VariablePtr>{F::mul2(g.grad_outputs[0], d)};
                                      }));
-}
-void register_sign(OpRegistry& r) {
-  register_cpu<UnaryFunction<SignOp>>(r,
-                                      SchemaBuilder("Sign", "Arithmetic (scalar)")
-                                          .doc("y = 1 (x > 0), -1 (x < 0), alpha (x == 0); straight-through grad")
-                                          .in("x")
-                                          .arg("alpha", AttrType::kFloat, AttrValue(1.0))
-                                          .out("y")
-                                          .grad(pass_through)
-                                          .build());
-}
-void register_round(OpRegistry& r) {
-  register_cpu<UnaryFunction<RoundOp>>(r,
-                                       math_schema("Round", "y = round(x); straight-through grad", pass_through));
-}
-void register_ceil(OpRegistry& r) {
-  register_cpu<UnaryFunction<CeilOp>>(r, math_schema("Ceil", "y = ceil(x); straight-through grad", pass_through));
-}
-void register_floor(OpRegistry& r) {
-  register_cpu<UnaryFunction<FloorOp>>(r,
-                                       math_schema("Floor", "y = floor(x); straight-through grad", pass_through));
 }
 }  // namespace nn::ops
