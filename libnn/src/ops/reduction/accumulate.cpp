@@ -1,4 +1,5 @@
-// Mean and Prod over axes (default all axes, keep_dims false).
+// Sum, Mean and Prod over axes: reductions that accumulate every element (nnabla: axes default all, keep_dims
+// false).
 #include "ops/detail/op_common.hpp"
 #include "ops/detail/reduce.hpp"
 
@@ -14,6 +15,24 @@ class ReductionBase : public Function {
     out[0]->reshape(plan_.out_shape, true);
   }
   ReducePlan plan_;
+};
+
+class Sum : public ReductionBase {
+ public:
+  using ReductionBase::ReductionBase;
+  bool grad_depends_input_data(int, int) const override { return false; }
+
+ protected:
+  void forward_impl(const Variables& in, const Variables& out) override {
+    const float* x = in_data(in[0]);
+    float* y = out_data(out[0]);
+    reduce_sum(plan_, x, y);
+  }
+  void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
+                     const std::vector<bool>& accum) override {
+    if (!prop[0]) return;
+    broadcast_back(plan_, out_grad(out[0]), in_grad(in[0], accum[0]), accum[0], 1.f);
+  }
 };
 
 class Mean : public ReductionBase {
@@ -94,6 +113,7 @@ OpSchema reduction_schema(const char* name, const char* doc) {
 }
 }  // namespace
 
+void register_sum(OpRegistry& r) { register_cpu<Sum>(r, reduction_schema("Sum", "sum over axes")); }
 void register_mean(OpRegistry& r) { register_cpu<Mean>(r, reduction_schema("Mean", "mean over axes")); }
 void register_prod(OpRegistry& r) { register_cpu<Prod>(r, reduction_schema("Prod", "product over axes")); }
 }  // namespace nn::ops
