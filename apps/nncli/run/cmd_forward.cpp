@@ -3,12 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include "command.hpp"
 #include "common/command_options.hpp"
 #include "common/input_file_check.hpp"
+#include "common/progress.hpp"
 #include "executor_runner.hpp"
 #include "formats/datasets/cache_data_source.hpp"
 #include "formats/datasets/csv_data_source.hpp"
@@ -69,17 +69,13 @@ bool image_normalization(const nn::ir::Model& model, const std::string& dataset)
   return normalize;
 }
 
-// progress.txt is emptied at the start and at the end (docs/command_line.md#global-behaviour).
-void clear_progress_file(const std::string& outdir) {
-  std::ofstream f(fs::path(outdir) / "progress.txt", std::ios::trunc);
-}
-
 }  // namespace
 
 int run_forward(const ForwardOptions& opt) {
   NN_CHECK_CODE(!opt.dataset.empty(), nn::ErrorCode::kUsage) << "forward: -d/--dataset is required";
   fs::create_directories(opt.outdir);
-  clear_progress_file(opt.outdir);
+  // progress.txt is emptied at the start and at the end (docs/command_line.md#global-behaviour).
+  ProgressFile progress(opt.outdir);
 
   std::vector<std::string> files{opt.config};
   if (!opt.param.empty()) files.push_back(opt.param);
@@ -174,7 +170,7 @@ int run_forward(const ForwardOptions& opt) {
   }
   writer.close();
   NN_LOG_INFO << "Forward Completed.";
-  clear_progress_file(opt.outdir);
+  progress.clear();
   return 0;
 }
 
