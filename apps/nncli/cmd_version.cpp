@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
-#include "command_options.hpp"
+#include "common/command_options.hpp"
 #include "nn/core/context.hpp"
 #include "nn/ops/op_registry.hpp"
 

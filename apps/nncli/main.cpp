@@ -12,7 +12,7 @@
 #include "mpi_communicator.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
-#include "progress.hpp"
+#include "common/progress.hpp"
 #include "thread_policy.hpp"
 #include "wrapped_help.hpp"
 
