@@ -9,7 +9,7 @@
 #include "command.hpp"
 #include "error_line.hpp"
 #include "formats/common/atomic_file.hpp"
-#include "mpi_communicator.hpp"
+#include "nn/train/mpi_session.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 #include "common/progress.hpp"
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   nncli::apply_thread_settings(threads);
 
   // -m: one of mpirun's processes (docs/command_line.md#train-mpi); rank 0 alone logs progress.
-  nncli::MpiSession mpi_session;
+  nn::train::MpiSession mpi_session;
   return mpi_session.finish([&] {
     try {
       if (mpi) mpi_session.start();

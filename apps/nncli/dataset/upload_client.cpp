@@ -9,7 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "lazy_library.hpp"
+#include "nn/core/lazy_library.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 
@@ -31,19 +31,19 @@ struct CurlApi {
 };
 const CurlApi& curl_api() {
   static const CurlApi api = [] {
-    void* lib = open_lazy_library(NNCLI_CURL_LIBRARY, "libcurl.so.4", "libcurl");
+    void* lib = nn::open_lazy_library(NNCLI_CURL_LIBRARY, "libcurl.so.4", "libcurl");
     CurlApi a{};
-    lazy_symbol(lib, "curl_global_init", a.global_init);
-    lazy_symbol(lib, "curl_easy_init", a.easy_init);
-    lazy_symbol(lib, "curl_easy_setopt", a.easy_setopt);
-    lazy_symbol(lib, "curl_easy_perform", a.easy_perform);
-    lazy_symbol(lib, "curl_easy_getinfo", a.easy_getinfo);
-    lazy_symbol(lib, "curl_easy_strerror", a.easy_strerror);
-    lazy_symbol(lib, "curl_easy_cleanup", a.easy_cleanup);
-    lazy_symbol(lib, "curl_easy_escape", a.easy_escape);
-    lazy_symbol(lib, "curl_free", a.free);
-    lazy_symbol(lib, "curl_slist_append", a.slist_append);
-    lazy_symbol(lib, "curl_slist_free_all", a.slist_free_all);
+    nn::lazy_symbol(lib, "curl_global_init", a.global_init);
+    nn::lazy_symbol(lib, "curl_easy_init", a.easy_init);
+    nn::lazy_symbol(lib, "curl_easy_setopt", a.easy_setopt);
+    nn::lazy_symbol(lib, "curl_easy_perform", a.easy_perform);
+    nn::lazy_symbol(lib, "curl_easy_getinfo", a.easy_getinfo);
+    nn::lazy_symbol(lib, "curl_easy_strerror", a.easy_strerror);
+    nn::lazy_symbol(lib, "curl_easy_cleanup", a.easy_cleanup);
+    nn::lazy_symbol(lib, "curl_easy_escape", a.easy_escape);
+    nn::lazy_symbol(lib, "curl_free", a.free);
+    nn::lazy_symbol(lib, "curl_slist_append", a.slist_append);
+    nn::lazy_symbol(lib, "curl_slist_free_all", a.slist_free_all);
     return a;
   }();
   return api;

@@ -14,7 +14,7 @@
 
 #include "formats/common/atomic_file.hpp"
 #include "formats/datasets/csv_text.hpp"
-#include "lazy_library.hpp"
+#include "nn/core/lazy_library.hpp"
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 
@@ -43,26 +43,26 @@ struct ArchiveApi {
 };
 const ArchiveApi& archive_api() {
   static const ArchiveApi api = [] {
-    void* lib = open_lazy_library(NNCLI_ARCHIVE_LIBRARY, "libarchive.so.13", "libarchive");
+    void* lib = nn::open_lazy_library(NNCLI_ARCHIVE_LIBRARY, "libarchive.so.13", "libarchive");
     ArchiveApi a{};
-    lazy_symbol(lib, "archive_entry_free", a.entry_free);
-    lazy_symbol(lib, "archive_entry_new", a.entry_new);
-    lazy_symbol(lib, "archive_entry_set_filetype", a.entry_set_filetype);
-    lazy_symbol(lib, "archive_entry_set_gid", a.entry_set_gid);
-    lazy_symbol(lib, "archive_entry_set_mtime", a.entry_set_mtime);
-    lazy_symbol(lib, "archive_entry_set_pathname", a.entry_set_pathname);
-    lazy_symbol(lib, "archive_entry_set_perm", a.entry_set_perm);
-    lazy_symbol(lib, "archive_entry_set_size", a.entry_set_size);
-    lazy_symbol(lib, "archive_entry_set_uid", a.entry_set_uid);
-    lazy_symbol(lib, "archive_error_string", a.error_string);
-    lazy_symbol(lib, "archive_set_error", a.set_error);
-    lazy_symbol(lib, "archive_write_close", a.write_close);
-    lazy_symbol(lib, "archive_write_data", a.write_data);
-    lazy_symbol(lib, "archive_write_free", a.write_free);
-    lazy_symbol(lib, "archive_write_header", a.write_header);
-    lazy_symbol(lib, "archive_write_new", a.write_new);
-    lazy_symbol(lib, "archive_write_open", a.write_open);
-    lazy_symbol(lib, "archive_write_set_format_pax_restricted", a.write_set_format_pax_restricted);
+    nn::lazy_symbol(lib, "archive_entry_free", a.entry_free);
+    nn::lazy_symbol(lib, "archive_entry_new", a.entry_new);
+    nn::lazy_symbol(lib, "archive_entry_set_filetype", a.entry_set_filetype);
+    nn::lazy_symbol(lib, "archive_entry_set_gid", a.entry_set_gid);
+    nn::lazy_symbol(lib, "archive_entry_set_mtime", a.entry_set_mtime);
+    nn::lazy_symbol(lib, "archive_entry_set_pathname", a.entry_set_pathname);
+    nn::lazy_symbol(lib, "archive_entry_set_perm", a.entry_set_perm);
+    nn::lazy_symbol(lib, "archive_entry_set_size", a.entry_set_size);
+    nn::lazy_symbol(lib, "archive_entry_set_uid", a.entry_set_uid);
+    nn::lazy_symbol(lib, "archive_error_string", a.error_string);
+    nn::lazy_symbol(lib, "archive_set_error", a.set_error);
+    nn::lazy_symbol(lib, "archive_write_close", a.write_close);
+    nn::lazy_symbol(lib, "archive_write_data", a.write_data);
+    nn::lazy_symbol(lib, "archive_write_free", a.write_free);
+    nn::lazy_symbol(lib, "archive_write_header", a.write_header);
+    nn::lazy_symbol(lib, "archive_write_new", a.write_new);
+    nn::lazy_symbol(lib, "archive_write_open", a.write_open);
+    nn::lazy_symbol(lib, "archive_write_set_format_pax_restricted", a.write_set_format_pax_restricted);
     return a;
   }();
   return api;

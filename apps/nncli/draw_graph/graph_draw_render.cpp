@@ -8,7 +8,7 @@
 
 #include "formats/common/atomic_file.hpp"
 #include "nn/core/error.hpp"
-#include "lazy_library.hpp"
+#include "nn/core/lazy_library.hpp"
 
 // Graphviz (libgvc, libcgraph and their plugins) is opened when draw_graph renders.
 namespace nncli {
@@ -25,16 +25,16 @@ struct GraphvizApi {
 };
 const GraphvizApi& graphviz_api() {
   static const GraphvizApi api = [] {
-    void* lib = open_lazy_library(NNCLI_GVC_LIBRARY, "libgvc.so.6", "Graphviz (libgvc)", RTLD_GLOBAL);
+    void* lib = nn::open_lazy_library(NNCLI_GVC_LIBRARY, "libgvc.so.6", "Graphviz (libgvc)", RTLD_GLOBAL);
     GraphvizApi a{};
-    lazy_symbol(lib, "agclose", a.f_agclose);
-    lazy_symbol(lib, "agmemread", a.f_agmemread);
-    lazy_symbol(lib, "agseterr", a.f_agseterr);
-    lazy_symbol(lib, "agseterrf", a.f_agseterrf);
-    lazy_symbol(lib, "gvContext", a.f_gvContext);
-    lazy_symbol(lib, "gvFreeLayout", a.f_gvFreeLayout);
-    lazy_symbol(lib, "gvLayout", a.f_gvLayout);
-    lazy_symbol(lib, "gvRenderFilename", a.f_gvRenderFilename);
+    nn::lazy_symbol(lib, "agclose", a.f_agclose);
+    nn::lazy_symbol(lib, "agmemread", a.f_agmemread);
+    nn::lazy_symbol(lib, "agseterr", a.f_agseterr);
+    nn::lazy_symbol(lib, "agseterrf", a.f_agseterrf);
+    nn::lazy_symbol(lib, "gvContext", a.f_gvContext);
+    nn::lazy_symbol(lib, "gvFreeLayout", a.f_gvFreeLayout);
+    nn::lazy_symbol(lib, "gvLayout", a.f_gvLayout);
+    nn::lazy_symbol(lib, "gvRenderFilename", a.f_gvRenderFilename);
     return a;
   }();
   return api;

@@ -14,7 +14,7 @@
 #include "formats/common/atomic_file.hpp"
 #include "formats/common/file_format.hpp"
 #include "nn/core/error.hpp"
-#include "lazy_library.hpp"
+#include "nn/core/lazy_library.hpp"
 
 // PLplot (with FreeType and its drivers) is opened when a plot is drawn.
 namespace nncli {
@@ -41,26 +41,26 @@ struct PlplotApi {
 };
 const PlplotApi& plplot_api() {
   static const PlplotApi api = [] {
-    void* lib = open_lazy_library(NNCLI_PLPLOT_LIBRARY, "libplplot.so.17", "PLplot", RTLD_GLOBAL);
+    void* lib = nn::open_lazy_library(NNCLI_PLPLOT_LIBRARY, "libplplot.so.17", "PLplot", RTLD_GLOBAL);
     PlplotApi a{};
-    lazy_symbol(lib, "c_pladv", a.f_pladv);
-    lazy_symbol(lib, "c_plbox", a.f_plbox);
-    lazy_symbol(lib, "c_plend", a.f_plend);
-    lazy_symbol(lib, "c_plinit", a.f_plinit);
-    lazy_symbol(lib, "c_pllab", a.f_pllab);
-    lazy_symbol(lib, "c_pllegend", a.f_pllegend);
-    lazy_symbol(lib, "c_plline", a.f_plline);
-    lazy_symbol(lib, "c_plschr", a.f_plschr);
-    lazy_symbol(lib, "c_plsdev", a.f_plsdev);
-    lazy_symbol(lib, "c_plsfnam", a.f_plsfnam);
-    lazy_symbol(lib, "c_plspage", a.f_plspage);
-    lazy_symbol(lib, "c_plvpor", a.f_plvpor);
-    lazy_symbol(lib, "c_plwidth", a.f_plwidth);
-    lazy_symbol(lib, "c_plwind", a.f_plwind);
-    lazy_symbol(lib, "c_plcol0", a.f_plcol0);
-    lazy_symbol(lib, "c_plscmap0n", a.f_plscmap0n);
-    lazy_symbol(lib, "c_plscol0", a.f_plscol0);
-    lazy_symbol(lib, "plgDevs", a.f_plgDevs);
+    nn::lazy_symbol(lib, "c_pladv", a.f_pladv);
+    nn::lazy_symbol(lib, "c_plbox", a.f_plbox);
+    nn::lazy_symbol(lib, "c_plend", a.f_plend);
+    nn::lazy_symbol(lib, "c_plinit", a.f_plinit);
+    nn::lazy_symbol(lib, "c_pllab", a.f_pllab);
+    nn::lazy_symbol(lib, "c_pllegend", a.f_pllegend);
+    nn::lazy_symbol(lib, "c_plline", a.f_plline);
+    nn::lazy_symbol(lib, "c_plschr", a.f_plschr);
+    nn::lazy_symbol(lib, "c_plsdev", a.f_plsdev);
+    nn::lazy_symbol(lib, "c_plsfnam", a.f_plsfnam);
+    nn::lazy_symbol(lib, "c_plspage", a.f_plspage);
+    nn::lazy_symbol(lib, "c_plvpor", a.f_plvpor);
+    nn::lazy_symbol(lib, "c_plwidth", a.f_plwidth);
+    nn::lazy_symbol(lib, "c_plwind", a.f_plwind);
+    nn::lazy_symbol(lib, "c_plcol0", a.f_plcol0);
+    nn::lazy_symbol(lib, "c_plscmap0n", a.f_plscmap0n);
+    nn::lazy_symbol(lib, "c_plscol0", a.f_plscol0);
+    nn::lazy_symbol(lib, "plgDevs", a.f_plgDevs);
     return a;
   }();
   return api;

@@ -1,5 +1,5 @@
-// The MPI session and Communicator of `nncli -m` (OpenMPI), or a stub when the build has no MPI.
-#include "mpi_communicator.hpp"
+// The MPI session and Communicator of data-parallel training (`nncli -m`, OpenMPI), or a stub without MPI.
+#include "nn/train/mpi_session.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -9,10 +9,10 @@
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 
-#ifdef NNCLI_WITH_MPI
+#ifdef NN_WITH_MPI
 #include <dlfcn.h>
 
-#include "lazy_library.hpp"
+#include "nn/core/lazy_library.hpp"
 #include <mpi.h>
 #include <omp.h>
 #include <sched.h>
@@ -27,11 +27,11 @@
 #include <type_traits>
 #endif
 
-#ifdef NNCLI_WITH_MPI
+#ifdef NN_WITH_MPI
 // libmpi (with OpenMPI's runtime libraries) is opened with dlopen when `-m` starts MPI, not mapped into every
 // nncli process at start-up. The MPI names this file uses are redefined below to the resolved entries, so
 // the code reads as plain MPI.
-namespace nncli {
+namespace nn::train {
 namespace {
 struct MpiApi {
   decltype(&MPI_Init_thread) init_thread;
@@ -57,7 +57,7 @@ struct MpiApi {
 template <class T>
 void resolve(void* lib, const char* name, T& out) {
   void* p = dlsym(lib, name);
-  NN_CHECK(p) << "MPI library (" << NNCLI_MPI_LIBRARY << ") has no " << name;
+  NN_CHECK(p) << "MPI library (" << NN_MPI_LIBRARY << ") has no " << name;
   if constexpr (std::is_pointer_v<T> && std::is_function_v<std::remove_pointer_t<T>>)
     out = reinterpret_cast<T>(p);
   else
@@ -66,7 +66,7 @@ void resolve(void* lib, const char* name, T& out) {
 
 MpiApi open_mpi() {
   // RTLD_GLOBAL: OpenMPI's components, opened by libmpi itself, resolve their symbols against it.
-  void* lib = open_lazy_library(NNCLI_MPI_LIBRARY, "libmpi.so.40", "the MPI library", RTLD_GLOBAL);
+  void* lib = nn::open_lazy_library(NN_MPI_LIBRARY, "libmpi.so.40", "the MPI library", RTLD_GLOBAL);
   MpiApi a{};
   resolve(lib, "MPI_Init_thread", a.init_thread);
   resolve(lib, "MPI_Finalize", a.finalize);
@@ -96,7 +96,7 @@ const MpiApi& mpi_api() {
   return a;
 }
 }  // namespace
-}  // namespace nncli
+}  // namespace nn::train
 
 #undef MPI_COMM_WORLD
 #undef MPI_BYTE
@@ -105,29 +105,29 @@ const MpiApi& mpi_api() {
 #undef MPI_SUM
 #undef MPI_INFO_NULL
 #undef MPI_ERRORS_RETURN
-#define MPI_Init_thread nncli::mpi_api().init_thread
-#define MPI_Finalize nncli::mpi_api().finalize
-#define MPI_Abort nncli::mpi_api().abort
-#define MPI_Comm_set_errhandler nncli::mpi_api().comm_set_errhandler
-#define MPI_Comm_rank nncli::mpi_api().comm_rank
-#define MPI_Comm_size nncli::mpi_api().comm_size
-#define MPI_Comm_split_type nncli::mpi_api().comm_split_type
-#define MPI_Comm_free nncli::mpi_api().comm_free
-#define MPI_Barrier nncli::mpi_api().barrier
-#define MPI_Bcast nncli::mpi_api().bcast
-#define MPI_Allreduce nncli::mpi_api().allreduce
-#define MPI_Type_size nncli::mpi_api().type_size
-#define MPI_Error_string nncli::mpi_api().error_string
-#define MPI_COMM_WORLD (nncli::mpi_api().comm_world)
-#define MPI_BYTE (nncli::mpi_api().byte)
-#define MPI_FLOAT (nncli::mpi_api().float32)
-#define MPI_DOUBLE (nncli::mpi_api().float64)
-#define MPI_SUM (nncli::mpi_api().sum)
-#define MPI_INFO_NULL (nncli::mpi_api().info_null)
-#define MPI_ERRORS_RETURN (nncli::mpi_api().errors_return)
+#define MPI_Init_thread nn::train::mpi_api().init_thread
+#define MPI_Finalize nn::train::mpi_api().finalize
+#define MPI_Abort nn::train::mpi_api().abort
+#define MPI_Comm_set_errhandler nn::train::mpi_api().comm_set_errhandler
+#define MPI_Comm_rank nn::train::mpi_api().comm_rank
+#define MPI_Comm_size nn::train::mpi_api().comm_size
+#define MPI_Comm_split_type nn::train::mpi_api().comm_split_type
+#define MPI_Comm_free nn::train::mpi_api().comm_free
+#define MPI_Barrier nn::train::mpi_api().barrier
+#define MPI_Bcast nn::train::mpi_api().bcast
+#define MPI_Allreduce nn::train::mpi_api().allreduce
+#define MPI_Type_size nn::train::mpi_api().type_size
+#define MPI_Error_string nn::train::mpi_api().error_string
+#define MPI_COMM_WORLD (nn::train::mpi_api().comm_world)
+#define MPI_BYTE (nn::train::mpi_api().byte)
+#define MPI_FLOAT (nn::train::mpi_api().float32)
+#define MPI_DOUBLE (nn::train::mpi_api().float64)
+#define MPI_SUM (nn::train::mpi_api().sum)
+#define MPI_INFO_NULL (nn::train::mpi_api().info_null)
+#define MPI_ERRORS_RETURN (nn::train::mpi_api().errors_return)
 #endif
 
-namespace nncli {
+namespace nn::train {
 
 namespace {
 
@@ -135,7 +135,7 @@ bool launched_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullpt
 
 }  // namespace
 
-#ifdef NNCLI_WITH_MPI
+#ifdef NN_WITH_MPI
 
 namespace {
 
@@ -344,4 +344,4 @@ int MpiSession::finish(int status) { return status; }
 
 MpiSession::~MpiSession() = default;
 
-}  // namespace nncli
+}  // namespace nn::train

@@ -1,12 +1,12 @@
-// `nncli -m`: the MPI session (OpenMPI's mpirun) and its nn::train::Communicator, with a watchdog that ends
-// the job when a collective stalls. Built with MPI when CMake finds it (NNCLI_WITH_MPI), else a stub.
+// Data-parallel training across processes (`nncli -m`): the MPI session (OpenMPI's mpirun) and its Communicator,
+// with a watchdog that ends the job when a collective stalls. Built with MPI when CMake finds it (NN_WITH_MPI).
 #pragma once
 #include <memory>
 #include <string>
 
 #include "nn/train/communicator.hpp"
 
-namespace nncli {
+namespace nn::train {
 
 // True when this nncli was built with MPI.
 bool mpi_built();
@@ -30,7 +30,7 @@ class MpiSession {
   int finish(int status);
 
  private:
-  std::shared_ptr<nn::train::Communicator> communicator_;
+  std::shared_ptr<Communicator> communicator_;
 };
 
-}  // namespace nncli
+}  // namespace nn::train

@@ -1,11 +1,11 @@
-// Libraries a few subcommands need (libcurl, libarchive, Graphviz, PLplot), opened with dlopen on first use rather
-// than mapped and relocated at every nncli start.
+// Libraries a few subcommands need (libcurl, libarchive, Graphviz, PLplot, MPI), opened with dlopen on first use
+// rather than mapped and relocated at every nncli start.
 #pragma once
 #include <dlfcn.h>
 
 #include "nn/core/error.hpp"
 
-namespace nncli {
+namespace nn {
 
 // The library at `path` (its build-time file), else by `soname`; an nn::Error naming `what` when neither opens.
 // RTLD_GLOBAL for libraries whose own plugins resolve symbols against them (Graphviz, PLplot drivers).
@@ -23,4 +23,4 @@ void lazy_symbol(void* lib, const char* name, F& out) {
   NN_CHECK(out) << "library function " << name << " not found";
 }
 
-}  // namespace nncli
+}  // namespace nn
