@@ -288,6 +288,14 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
     all_constant = all_constant && t.constant && t.foldable;
     symbolic = symbolic || !t.sym.empty();
   }
+  if (symbolic && !all_constant)  // it would run on its import-time stand-in
+    for (const auto& name : inputs) {
+      const Tensor& t = tensor(name);
+      NN_CHECK_CODE(t.sym.empty(), ErrorCode::kUnsupported)
+          << "tensor " << quoted(name) << " follows the run-time size of a data-sized tensor ("
+          << (t.sym.size() == 1 ? sym_text(t.sym[0]) : std::to_string(t.sym.size()) + " values") << "), and "
+          << type << " would compute with it as data";
+    }
   const Attrs& used_attrs = type == "Reshape" && !all_constant ? reshape_of_data_axis(inputs.at(0), attrs) : attrs;
   std::vector<VariablePtr> results =
       with_context(type, [&] { return nn::call(type, vars, used_attrs, nn::cpu_context()); });

@@ -7,6 +7,7 @@
 #   if_empty.onnx       If(ReduceProd(Shape(sel)) == 0, then: an empty constant, else: sel * ReduceMax(sel))
 #                       (symsize_{many,none}*)
 #   if_nonempty.onnx    the same If whose then branch holds [-1]: refused (the branches would be chosen at run time)
+#   count_as_data.onnx  x * len(sel): refused (the count would be computed with as data, at its import-time value)
 import os
 import subprocess
 import sys
@@ -70,6 +71,15 @@ def if_graph(then_values):
     return nodes, [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n"])]
 
 
+def count_as_data():
+    nodes = selected() + [
+        helper.make_node("Shape", ["sel"], ["sel_shape"]),
+        helper.make_node("Cast", ["sel_shape"], ["count"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["x", "count"], ["y"]),
+    ]
+    return nodes, [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8])]
+
+
 def save(name, nodes, outputs):
     graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8])], outputs)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 11)])
@@ -94,6 +104,7 @@ for tag, values in inputs.items():
 save("topk_of_count", *topk_of_count())
 save("if_empty", *if_graph(np.zeros(0)))
 save("if_nonempty", *if_graph([-1.0]))
+save("count_as_data", *count_as_data())
 for tag in inputs:
     expect("topk_of_count", tag, 2)
 for tag in ["many", "none"]:
