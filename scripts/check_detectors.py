@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-# torchvision's detection models, exported by PyTorch (opset 11), run by nncli and ONNX Runtime side by side.
+# torchvision's detection models (SSDlite, Faster R-CNN, RetinaNet, FCOS), exported by PyTorch (opset 11), run by nncli
+# and ONNX Runtime side by side.
 #
 #   check_detectors.py NNCLI [MODEL...]      (default: every model below; prints one table row per model)
 # Random weights with a fixed seed leave SSDlite's features ~1e-20 (every score ties), so convolutions are re-drawn
@@ -34,6 +35,7 @@ MODELS = {
     "fasterrcnn_mobilenet_v3_large_320_fpn": ("fasterrcnn_mobilenet_v3_large_320_fpn",
                                               {"box_score_thresh": 0.0, "rpn_score_thresh": 0.0}, 1.6, 1.0),
     "retinanet_resnet50_fpn": ("retinanet_resnet50_fpn", {"min_size": SIZE, "max_size": SIZE}, 1.6, 0.3),
+    "fcos_resnet50_fpn": ("fcos_resnet50_fpn", {"min_size": SIZE, "max_size": SIZE}, 1.6, 0.3),
 }
 
 
