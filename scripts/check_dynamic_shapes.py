@@ -5,7 +5,8 @@
 # Each model is exported with torch.onnx.export (random weights, fixed seed, its dynamic axes) into a temporary
 # folder; ONNX Runtime (scripts/ort/ort_run.js) and `nncli infer` run it at each of its input shapes, and the
 # outputs must agree: same shapes, values within 1e-4 (relative 1e-4). A model nncli refuses shows nncli's first
-# error line. Exit 0 when every model agrees, 1 otherwise, 77 without python3-torch or onnxruntime-node.
+# error line. Without model names, torchvision's detectors follow (scripts/check_detectors.py, a table of their own).
+# Exit 0 when every model agrees, 1 otherwise, 77 without python3-torch or onnxruntime-node.
 import os
 import subprocess
 import sys
@@ -190,6 +191,9 @@ def main():
         if len(set(results)) == 1 and results[0] != "equal":  # one refusal at every shape: say it once
             cells = [" ".join(c.split(": ", 1)[0] for c in cells) + ": " + results[0]]
         print(f"| {name} | " + "; ".join(cells) + " |")
+    if not sys.argv[2:]:  # torchvision's detectors: their own table (scripts/check_detectors.py)
+        print(flush=True)
+        failed += subprocess.run([sys.executable, os.path.join(HERE, "check_detectors.py"), sys.argv[1]]).returncode != 0
     return 1 if failed else 0
 
 

@@ -27,7 +27,10 @@ std::pair<std::string, std::string> operands(ImportContext& ctx, const NodeView&
     b = reshape_to(ctx, b, placed);
   }
   const Shape out = broadcast_shapes(ctx.shape(a), ctx.shape(b));
-  if (explicit_broadcast) return {broadcast_to(ctx, a, out), broadcast_to(ctx, b, out)};
+  // An operand whose length follows the data broadcasts at run time (the functions broadcast as numpy does): an
+  // explicit broadcast would fix its import-time length.
+  const bool sized = ctx.data_axis(a) >= 0 || ctx.data_axis(b) >= 0;
+  if (explicit_broadcast && !sized) return {broadcast_to(ctx, a, out), broadcast_to(ctx, b, out)};
   return {align_rank(ctx, a, int64_t(out.size())), align_rank(ctx, b, int64_t(out.size()))};
 }
 
@@ -68,10 +71,15 @@ void variadic(ImportContext& ctx, const NodeView& node, const char* type, bool m
     ctx.emit1("Identity", {node.input(0)}, {}, node.output(0));
     return;
   }
-  std::string acc = broadcast_to(ctx, node.input(0), out);
+  bool sized = false;  // operands whose length follows the data broadcast at run time (see operands())
+  for (size_t i = 0; i < node.num_inputs(); ++i) sized = sized || ctx.data_axis(node.input(i)) >= 0;
+  const auto operand = [&](size_t i) {
+    return sized ? align_rank(ctx, node.input(i), int64_t(out.size())) : broadcast_to(ctx, node.input(i), out);
+  };
+  std::string acc = operand(0);
   for (size_t i = 1; i < node.num_inputs(); ++i) {
     const bool last = i + 1 == node.num_inputs() && !mean;
-    acc = ctx.emit1(type, {acc, broadcast_to(ctx, node.input(i), out)}, {}, last ? node.output(0) : "");
+    acc = ctx.emit1(type, {acc, operand(i)}, {}, last ? node.output(0) : "");
   }
   if (mean) ctx.emit1("MulScalar", {acc}, {{"val", 1.0 / double(node.num_inputs())}}, node.output(0));
 }

@@ -110,7 +110,77 @@ void ImportContext::set_data_type(const std::string& name, int32_t t) {
   if (it != tensors_.end()) it->second.data_type = t;
 }
 
+const SymValues* ImportContext::symbols(const std::string& name) const {
+  const Tensor& t = tensor(name);
+  return t.sym.empty() ? nullptr : &t.sym;
+}
+
+void ImportContext::set_symbols(const std::string& name, SymValues values) {
+  auto it = tensors_.find(resolve(name));
+  NN_INTERNAL_CHECK(it != tensors_.end()) << name;
+  if (!has_symbols(values)) values.clear();
+  NN_INTERNAL_CHECK(values.empty() || int64_t(values.size()) == shape_size(it->second.var->shape())) << name;
+  it->second.sym = std::move(values);
+}
+
+Sym ImportContext::dim_symbol(const std::string& name, int64_t axis) const {
+  const Tensor& t = tensor(name);
+  if (axis == t.data_axis && t.data_size) return t.data_size;
+  return sym_const(t.var->shape().at(size_t(axis)));
+}
+
+Sym ImportContext::size_symbol(const std::string& name) const {
+  std::vector<Sym> dims;
+  for (size_t d = 0; d < shape(name).size(); ++d) dims.push_back(dim_symbol(name, int64_t(d)));
+  return sym_op(SymExpr::Kind::kMul, dims);
+}
+
+Sym ImportContext::new_atom(Sym bound) {
+  atom_bounds_.push_back(std::move(bound));
+  return sym_atom(int64_t(atom_bounds_.size() - 1));
+}
+
+void ImportContext::set_data_axis(const std::string& name, int64_t axis, Sym size) {
+  auto it = tensors_.find(resolve(name));
+  NN_INTERNAL_CHECK(it != tensors_.end()) << name;
+  it->second.data_axis = size ? axis : -1;
+  it->second.data_size = size;
+  if (size && !it->second.constant) sized_.emplace(sym_text(size), std::make_pair(resolve(name), axis));
+}
+
+std::string ImportContext::ruler(const Sym& size, const std::string& what) {
+  const std::string key = sym_text(size);
+  if (auto it = rulers_.find(key); it != rulers_.end()) return it->second;
+  auto it = sized_.find(key);
+  NN_CHECK_CODE(it != sized_.end(), ErrorCode::kUnsupported)
+      << what << " has a size known only at run time (" << key << ") that no tensor computed before it has";
+  const auto [source, axis] = it->second;
+  const Shape xs = shape(source);
+  std::string r = source;
+  if (xs.size() > 1) {  // the data axis alone: index 0 of every other axis
+    std::vector<int64_t> start(xs.size(), 0), stop(xs.begin(), xs.end()), step(xs.size(), 1);
+    for (size_t d = 0; d < xs.size(); ++d)
+      if (int64_t(d) != axis) stop[d] = 1;
+    stop[size_t(axis)] = int64_t(1) << 30;  // to the run-time end
+    r = emit1("Slice", {r}, {{"start", start}, {"stop", stop}, {"step", step}});
+    r = emit1("Reshape", {r}, {{"shape", std::vector<int64_t>{-1}}});
+  }
+  rulers_[key] = r;
+  return r;
+}
+
 std::vector<float> ImportContext::const_values(const std::string& name) const {
+  const Tensor& t = tensor(name);
+  NN_CHECK_CODE(t.constant, ErrorCode::kUnsupported)
+      << "tensor " << quoted(name) << " must be a constant (an initializer or computable at import time)";
+  NN_CHECK_CODE(t.sym.empty(), ErrorCode::kUnsupported)
+      << "tensor " << quoted(name) << " follows the run-time size of a data-sized tensor ("
+      << (t.sym.size() == 1 ? sym_text(t.sym[0]) : std::to_string(t.sym.size()) + " values")
+      << "), and this use of it needs its value at import";
+  return t.var->data()->to_vector();
+}
+
+std::vector<float> ImportContext::stand_in_values(const std::string& name) const {
   const Tensor& t = tensor(name);
   NN_CHECK_CODE(t.constant, ErrorCode::kUnsupported)
       << "tensor " << quoted(name) << " must be a constant (an initializer or computable at import time)";
@@ -118,9 +188,16 @@ std::vector<float> ImportContext::const_values(const std::string& name) const {
 }
 
 std::vector<int64_t> ImportContext::const_ints(const std::string& name) const {
+  if (!tensor(name).sym.empty()) const_values(name);  // refuses, naming it
+  return stand_in_ints(name);
+}
+
+std::vector<int64_t> ImportContext::stand_in_ints(const std::string& name) const {
   const Tensor& t = tensor(name);
   if (t.constant && !t.ints.empty()) return t.ints;
-  std::vector<float> v = const_values(name);
+  NN_CHECK_CODE(t.constant, ErrorCode::kUnsupported)
+      << "tensor " << quoted(name) << " must be a constant (an initializer or computable at import time)";
+  std::vector<float> v = t.var->data()->to_vector();
   std::vector<int64_t> out(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     const double d = std::nearbyint(double(v[i]));
@@ -204,12 +281,21 @@ std::string ImportContext::constant(const Shape& shape, std::vector<float> value
 std::vector<std::string> ImportContext::emit(const std::string& type, const std::vector<std::string>& inputs,
                                              const Attrs& attrs, std::vector<std::string> outputs, bool fold) {
   std::vector<VariablePtr> vars;
-  bool all_constant = fold && !inputs.empty();
+  bool all_constant = fold && !inputs.empty(), symbolic = false;
   for (const auto& name : inputs) {
     const Tensor& t = tensor(name);
     vars.push_back(t.var);
     all_constant = all_constant && t.constant && t.foldable;
+    symbolic = symbolic || !t.sym.empty();
   }
+  if (symbolic && !all_constant)  // it would run on its import-time stand-in
+    for (const auto& name : inputs) {
+      const Tensor& t = tensor(name);
+      NN_CHECK_CODE(t.sym.empty(), ErrorCode::kUnsupported)
+          << "tensor " << quoted(name) << " follows the run-time size of a data-sized tensor ("
+          << (t.sym.size() == 1 ? sym_text(t.sym[0]) : std::to_string(t.sym.size()) + " values") << "), and "
+          << type << " would compute with it as data";
+    }
   const Attrs& used_attrs = type == "Reshape" && !all_constant ? reshape_of_data_axis(inputs.at(0), attrs) : attrs;
   std::vector<VariablePtr> results =
       with_context(type, [&] { return nn::call(type, vars, used_attrs, nn::cpu_context()); });
@@ -221,6 +307,7 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
     results.front()->forward();
     for (size_t j = 0; j < results.size(); ++j)
       add_constant(outputs[j], results[j]->shape(), results[j]->data()->to_vector());
+    if (symbolic) fold_symbols_of(type, inputs, used_attrs, outputs, results);
     return outputs;
   }
   ir::Function f;
@@ -232,49 +319,147 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
   f.attrs = used_attrs;
   network_.functions.push_back(std::move(f));
   const Function& built = results.front()->parent()->function();
+  std::vector<DataAxis> axes;
+  for (size_t j = 0; j < results.size(); ++j)
+    axes.push_back(output_data_axis(type, inputs, used_attrs, built, j, results[j]->shape()));
   for (size_t j = 0; j < results.size(); ++j) {
     Tensor t;
-    t.data_axis = output_data_axis(type, inputs, used_attrs, built, j, results[j]->shape().size());
     t.var = Variable::create(results[j]->shape());
     t.var->data()->zero();
     aliases_.erase(outputs[j]);
     tensors_[outputs[j]] = std::move(t);
+    set_data_axis(outputs[j], axes[j].axis, axes[j].size);
     declare_buffer(outputs[j], results[j]->shape());
   }
   return outputs;
 }
 
-int64_t ImportContext::output_data_axis(const std::string& type, const std::vector<std::string>& inputs,
-                                        const Attrs& attrs, const Function& f, size_t j, size_t rank) const {
-  if (f.output_size_follows_data()) {
-    if (type == "NonZero") return 1;  // (rank of x, count)
-    if (type == "Unique" && j == 0 && attrs.has("axis") && !attrs.get_bool("flatten", true))
-      return attrs.get_int("axis");
-    return 0;
-  }
-  int64_t in_axis = -1;
-  size_t in_rank = 0;
+void ImportContext::fold_symbols_of(const std::string& type, const std::vector<std::string>& inputs,
+                                    const Attrs& attrs, const std::vector<std::string>& outputs,
+                                    const std::vector<VariablePtr>& results) {
+  SymFold f;
+  f.type = type;
+  f.scalar = attrs.has("val") ? attrs.get_float("val") : 0.0;
   for (const auto& name : inputs) {
     const Tensor& t = tensor(name);
-    if (t.data_axis < 0) continue;
-    in_axis = t.data_axis;
-    in_rank = t.var->shape().size();
+    f.in_shapes.push_back(t.var->shape());
+    f.in_values.push_back(t.var->data()->to_vector());
+    f.in_syms.push_back(t.sym);
+  }
+  for (size_t j = 0; j < results.size(); ++j) {
+    f.out_shape = results[j]->shape();
+    const RunFn run = [&](const std::vector<std::vector<float>>& values) {
+      std::vector<VariablePtr> vars;
+      for (size_t k = 0; k < values.size(); ++k) {
+        vars.push_back(Variable::create(f.in_shapes[k]));
+        std::copy(values[k].begin(), values[k].end(), vars.back()->data()->cast<float>(true));
+      }
+      std::vector<VariablePtr> out = nn::call(type, vars, attrs, nn::cpu_context());
+      out.front()->forward();
+      return out[j]->data()->to_vector();
+    };
+    set_symbols(outputs[j], fold_symbols(f, run));
+  }
+}
+
+ImportContext::DataAxis ImportContext::output_data_axis(const std::string& type,
+                                                        const std::vector<std::string>& inputs, const Attrs& attrs,
+                                                        const Function& f, size_t j, const Shape& out_shape) {
+  using K = SymExpr::Kind;
+  const size_t rank = out_shape.size();
+  if (f.output_size_follows_data()) {
+    // A fresh length, at most the product of the inputs' element counts (NonZero, BoolGather and Unique keep at
+    // most every element; NonMaxSuppression at most batch x classes x boxes).
+    // The same function of the same inputs has the same length (two NonZero of one mask).
+    std::string key = type + "|" + std::to_string(j);
+    for (const auto& name : inputs) key += "|" + resolve(name);
+    for (const auto& [name, value] : attrs.values()) key += "|" + name + "=" + attr_to_string(value);
+    auto [it, fresh] = same_length_.emplace(key, nullptr);
+    if (fresh) {
+      std::vector<Sym> bound;
+      for (const auto& name : inputs) bound.push_back(size_symbol(name));
+      it->second = new_atom(sym_op(K::kMul, bound));
+    }
+    const Sym size = it->second;
+    if (type == "NonZero") return {1, size};  // (rank of x, count)
+    if (type == "Unique" && j == 0 && attrs.has("axis") && !attrs.get_bool("flatten", true))
+      return {attrs.get_int("axis"), size};
+    return {0, size};
+  }
+  if (type == "Gather" || type == "GatherNd") {  // the axes of the indices come in the middle / in front
+    const Tensor& x = tensor(inputs.at(0));
+    const Tensor& idx = tensor(inputs.at(1));
+    const int64_t ir = int64_t(idx.var->shape().size());
+    if (type == "Gather") {
+      const int64_t axis = attrs.get_int("axis");
+      if (idx.data_axis >= 0) return {axis + idx.data_axis, idx.data_size};
+      if (x.data_axis >= 0 && x.data_axis != axis)
+        return {x.data_axis < axis ? x.data_axis : x.data_axis + ir - 1, x.data_size};
+      return {};
+    }
+    const int64_t m = idx.var->shape().empty() ? 0 : idx.var->shape()[0];
+    if (idx.data_axis >= 1) return {idx.data_axis - 1, idx.data_size};
+    if (x.data_axis >= m) return {ir - 1 + x.data_axis - m, x.data_size};
+    return {};
+  }
+  if (type == "ScatterNd" && inputs.size() == 3) {  // the output is input out written into
+    const Tensor& o = tensor(inputs[2]);
+    return o.data_axis >= 0 ? DataAxis{o.data_axis, o.data_size} : DataAxis{};
+  }
+  const Tensor* in = nullptr;
+  for (const auto& name : inputs) {
+    const Tensor& t = tensor(name);
+    if (t.data_axis < 0 || !t.data_size) continue;
+    in = &t;
     break;
   }
-  if (in_axis < 0) return -1;
+  if (!in) return {};
+  const int64_t in_axis = in->data_axis;
+  const Shape& xs = in->var->shape();
   if (type == "Transpose") {
     const auto perm = attrs.get_ints("axes");
     for (size_t i = 0; i < perm.size(); ++i)
-      if (perm[i] == in_axis) return int64_t(i);
-    return -1;
+      if (perm[i] == in_axis) return {int64_t(i), in->data_size};
+    return {};
   }
   if (type == "Reshape") {
     const auto shape = attrs.get_ints("shape");
-    for (size_t i = 0; i < shape.size(); ++i)
-      if (shape[i] == -1) return int64_t(i);
-    return -1;
+    int64_t at = -1, out_others = 1, in_others = 1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] == -1)
+        at = int64_t(i);
+      else
+        out_others *= shape[i];
+    }
+    if (at < 0) return {};
+    for (size_t i = 0; i < xs.size(); ++i)
+      if (int64_t(i) != in_axis) in_others *= xs[i];
+    if (out_others > 0 && in_others % out_others == 0)
+      return {at, sym_op(K::kMul, {in->data_size, sym_const(in_others / out_others)})};
+    return {at, new_atom(sym_op(K::kMul, {in->data_size, sym_const(in_others)}))};
   }
-  return rank == in_rank ? in_axis : -1;  // element-wise, slices, gathers that keep the axes
+  if (type == "Stack") {  // a new axis at `axis`
+    const int64_t axis = attrs.get_int("axis");
+    return {in_axis + (in_axis >= axis ? 1 : 0), in->data_size};
+  }
+  if (rank != xs.size()) return {};
+  if (type == "Concatenate" && attrs.get_int("axis") == in_axis) {
+    std::vector<Sym> sizes;
+    for (const auto& name : inputs) sizes.push_back(dim_symbol(name, in_axis));
+    return {in_axis, sym_op(K::kAdd, sizes)};
+  }
+  if (type == "Slice") {  // start/stop/step name the trailing axes
+    auto start = attrs.get_ints("start"), stop = attrs.get_ints("stop"), step = attrs.get_ints("step");
+    const int64_t lead = int64_t(xs.size()) - int64_t(start.size());
+    if (in_axis < lead) return {in_axis, in->data_size};
+    const size_t a = size_t(in_axis - lead);
+    if (start[a] == 0 && step[a] == 1)
+      return {in_axis, stop[a] >= (int64_t(1) << 30) ? in->data_size
+                                                     : sym_op(K::kMin, {in->data_size, sym_const(stop[a])})};
+    return {in_axis, new_atom(in->data_size)};
+  }
+  if (type == "Pad" || type == "Tile" || type == "Broadcast") return {in_axis, new_atom(nullptr)};
+  return {in_axis, in->data_size};  // element-wise, sorts, slices of other axes
 }
 
 Attrs ImportContext::reshape_of_data_axis(const std::string& input, const Attrs& attrs) const {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/onnx/import/symbolic_size.hpp"
 #include "nn/graph/variable.hpp"
 #include "nn/ir/model.hpp"
 #include "nn/ops/attributes.hpp"
@@ -53,11 +54,34 @@ class ImportContext {
   // Known at import time and foldable (initializers that are also graph inputs are not).
   bool is_constant(const std::string& name) const;
   std::vector<float> const_values(const std::string& name) const;
-  // Exact integers for integer tensors, rounded floats otherwise; throws unless constant.
+  // Exact integers for integer tensors, rounded floats otherwise; throws unless constant, and when the value
+  // follows run-time sizes (symbols(name)).
   std::vector<int64_t> const_ints(const std::string& name) const;
+  // The import-time values of a constant even when they stand in for run-time sizes (rules that follow symbols).
+  std::vector<int64_t> stand_in_ints(const std::string& name) const;
+  std::vector<float> stand_in_values(const std::string& name) const;
+
+  // Symbolic values (symbolic_size.hpp): a small constant computed from the sizes of data-sized tensors holds,
+  // besides its import-time stand-in values, one expression per element; nullptr when it has none.
+  const SymValues* symbols(const std::string& name) const;
+  void set_symbols(const std::string& name, SymValues values);
+  // The data-sized axis of a tensor (-1: none) and its run-time length.
+  int64_t data_axis(const std::string& name) const { return tensor(name).data_axis; }
+  // Axis `axis`'s length: the data size on the data axis, else the constant dim.
+  Sym dim_symbol(const std::string& name, int64_t axis) const;
+  // The element count as a symbol.
+  Sym size_symbol(const std::string& name) const;
+  const AtomBounds& atom_bounds() const { return atom_bounds_; }
+  // A 1-D tensor whose run-time length is `size` (the data axis of a tensor computed earlier, sliced to it);
+  // throws when no tensor computed so far has that length.
+  std::string ruler(const Sym& size, const std::string& what);
+  // Marks output `name` as having data axis `axis` of run-time length `size`.
+  void set_data_axis(const std::string& name, int64_t axis, Sym size);
   // ONNX element type when known (FLOAT by default).
   int32_t data_type(const std::string& name) const;
   void set_data_type(const std::string& name, int32_t t);
+  // Whether `name` reads another tensor (Cast removal, Identity of a constant).
+  bool aliased(const std::string& name) const { return resolve(name) != name; }
 
   // A graph input: `static_shape` for import-time inference, `declared` (-1 for symbolic dims) for the file.
   void add_input(const std::string& name, const Shape& static_shape, const Shape& declared, int32_t data_type);
@@ -95,11 +119,20 @@ class ImportContext {
     // The axis whose size follows the data (NonZero's count and what keeps it), or -1: its import-time size is
     // a stand-in, so a Reshape of the tensor infers that axis at run time.
     int64_t data_axis = -1;
+    Sym data_size;  // its run-time length (set with data_axis)
+    SymValues sym;  // symbolic values (empty: none)
+  };
+  struct DataAxis {
+    int64_t axis = -1;
+    Sym size;
   };
   const Tensor& tensor(const std::string& name) const;
   // The data-sized axis (if any) of an output of `type` over `inputs`, for output j of rank `rank`.
-  int64_t output_data_axis(const std::string& type, const std::vector<std::string>& inputs, const Attrs& attrs,
-                           const Function& f, size_t j, size_t rank) const;
+  DataAxis output_data_axis(const std::string& type, const std::vector<std::string>& inputs, const Attrs& attrs,
+                            const Function& f, size_t j, const Shape& out_shape);
+  Sym new_atom(Sym bound);
+  void fold_symbols_of(const std::string& type, const std::vector<std::string>& inputs, const Attrs& attrs,
+                       const std::vector<std::string>& outputs, const std::vector<VariablePtr>& results);
   // A Reshape of a data-sized tensor: the target dim that carries its data axis becomes -1.
   Attrs reshape_of_data_axis(const std::string& input, const Attrs& attrs) const;
   std::string resolve(const std::string& name) const;
@@ -118,6 +151,10 @@ class ImportContext {
   std::string node_base_;
   ir::Network network_;
   std::map<std::string, Shape> declared_inputs_;
+  AtomBounds atom_bounds_;
+  std::map<std::string, Sym> same_length_;     // data-sized function, inputs and arguments -> its output's length
+  std::map<std::string, std::string> rulers_;  // sym_text(size) -> a 1-D tensor of that run-time length
+  std::map<std::string, std::pair<std::string, int64_t>> sized_;  // sym_text(size) -> (tensor, axis) of it
 };
 
 }  // namespace nn::formats::onnx

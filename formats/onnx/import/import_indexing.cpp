@@ -22,21 +22,41 @@ std::string wrap_negative(ImportContext& ctx, const std::string& idx, int64_t di
   return ctx.emit1("Add2", {idx, ctx.emit1("MulScalar", {neg}, {{"val", double(dim)}})});
 }
 
-// nnabla GatherNd/ScatterNd indices (rank, *indices.shape) addressing data element-wise along `axis`.
-std::string element_indices(ImportContext& ctx, const std::string& indices, const Shape& data_shape, size_t axis) {
+// Each element's index along `d` of indices whose axis `a` has a length known only at run time: an iota of the
+// static dims on one side of `a`, broadcast (BroadcastTo) over the indices' run-time shape.
+std::string iota_beside_data_axis(ImportContext& ctx, const std::string& indices, size_t d) {
   const Shape is = ctx.shape(indices);
+  const size_t a = size_t(ctx.data_axis(indices));
+  NN_CHECK_CODE(d != a, ErrorCode::kUnsupported)
+      << "indices ('" << indices << "') have a length known only at run time along axis " << a
+      << ", which the other indices would have to count";
+  const size_t first = d < a ? d : a + 1, last = d < a ? a : is.size();  // the static dims [first, last)
+  const Shape part(is.begin() + long(first), is.begin() + long(last));
+  return ctx.emit1("BroadcastTo", {indices, iota_along(ctx, part, d - first)}, {{"axis", int64_t(first)}});
+}
+
+// nnabla GatherNd/ScatterNd indices (rank, *indices.shape) addressing data element-wise along `axis`. Negative
+// indices wrap around the data's dim; on a dim whose length is known only at run time they are taken as given.
+std::string element_indices(ImportContext& ctx, const std::string& indices, const std::string& data, size_t axis) {
+  const Shape is = ctx.shape(indices);
+  const Shape data_shape = ctx.shape(data);
   NN_CHECK(is.size() == data_shape.size())
       << "indices " << to_string(is) << " and data " << to_string(data_shape) << " must have the same rank";
+  const bool sized = ctx.data_axis(indices) >= 0;
   std::vector<std::string> parts;
-  for (size_t d = 0; d < is.size(); ++d)
-    parts.push_back(d == axis ? wrap_negative(ctx, indices, data_shape[d]) : iota_along(ctx, is, d));
+  for (size_t d = 0; d < is.size(); ++d) {
+    if (d == axis)
+      parts.push_back(int64_t(d) == ctx.data_axis(data) ? indices : wrap_negative(ctx, indices, data_shape[d]));
+    else
+      parts.push_back(sized ? iota_beside_data_axis(ctx, indices, d) : iota_along(ctx, is, d));
+  }
   return ctx.emit1("Stack", parts, {{"axis", int64_t(0)}});
 }
 
 void import_gather_elements(ImportContext& ctx, const NodeView& node) {
   const Shape xs = ctx.shape(node.input(0));
   const size_t axis = size_t(normalize_axis(node.get_int("axis", 0), int64_t(xs.size())));
-  const std::string idx = element_indices(ctx, node.input(1), xs, axis);
+  const std::string idx = element_indices(ctx, node.input(1), node.input(0), axis);
   ctx.emit1("GatherNd", {node.input(0), idx}, {}, node.output(0));
 }
 
@@ -50,9 +70,11 @@ void import_scatter_elements(ImportContext& ctx, const NodeView& node) {
   const Shape xs = ctx.shape(node.input(0));
   const size_t axis = size_t(normalize_axis(node.get_int("axis", 0), int64_t(xs.size())));
   const bool add = reduction(node) == "add";
-  const std::string idx = element_indices(ctx, node.input(1), xs, axis);
-  ctx.emit1("ScatterNd", {node.input(2), idx, node.input(0)}, {{"shape", std::vector<int64_t>(xs)}, {"add", add}},
-            node.output(0));
+  const std::string idx = element_indices(ctx, node.input(1), node.input(0), axis);
+  // The output takes the data's shape (input out), which may follow the data at run time.
+  const bool sized = ctx.data_axis(node.input(0)) >= 0;
+  ctx.emit1("ScatterNd", {node.input(2), idx, node.input(0)},
+            {{"shape", sized ? std::vector<int64_t>{} : std::vector<int64_t>(xs)}, {"add", add}}, node.output(0));
 }
 
 // ONNX (..., M) index tuples as nnabla's (M', ...) with the batch_dims leading axes prepended as iotas and

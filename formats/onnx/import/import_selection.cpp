@@ -6,9 +6,46 @@ namespace {
 
 // TopK(X, K) (10+: K an input; 1: k attribute): a stable Sort of the axis (ties keep the lower index first,
 // as ONNX asks), then the first K of values and indices.
+// TopK over a data-sized axis with K = min(c, the axis's length) or K = the length (the run-time size of that
+// axis, computed through Shape): a Sort, then a Slice to c, which the engine clamps to the length at each run.
+void top_k_of_data_axis(ImportContext& ctx, const NodeView& node, int64_t axis, const Sym& k) {
+  const std::string x = node.input(0);
+  const Sym length = ctx.dim_symbol(x, axis);
+  int64_t keep = -1;  // -1: all
+  if (!sym_equal(k, length)) {
+    if (k->kind == SymExpr::Kind::kMin && k->args.size() == 2)
+      for (size_t i = 0; i < 2; ++i)
+        if (sym_is_const(k->args[i]) && sym_equal(k->args[1 - i], length)) keep = k->args[i]->value;
+    NN_CHECK_CODE(keep >= 0, ErrorCode::kUnsupported)
+        << "K ('" << node.input(1) << "') follows run-time sizes as " << sym_text(k)
+        << ", which is neither the length of axis " << axis << " (" << sym_text(length)
+        << ") nor the minimum of it and a constant";
+  }
+  NN_CHECK_CODE(node.get_int("sorted", 1) == 1, ErrorCode::kUnsupported) << "sorted=0 is not supported";
+  const bool largest = node.get_int("largest", 1) != 0;
+  const bool whole = keep < 0;
+  std::vector<std::string> sorted =
+      ctx.emit("Sort", {x}, {{"axis", axis}, {"reverse", largest}, {"with_index", true}, {"only_index", false}},
+               {whole ? node.output(0) : std::string(), whole ? node.output(1) : std::string()});
+  if (!whole) {
+    const Shape& xs = ctx.shape(x);
+    std::vector<int64_t> start(xs.size(), 0), stop(xs.begin(), xs.end()), step(xs.size(), 1);
+    stop[size_t(axis)] = keep;
+    for (size_t i = 0; i < 2; ++i)
+      if (!node.output(i).empty())
+        ctx.emit1("Slice", {sorted[i]}, {{"start", start}, {"stop", stop}, {"step", step}}, node.output(i));
+  }
+  if (!node.output(1).empty()) ctx.set_data_type(node.output(1), ::onnx::TensorProto::INT64);
+}
+
 void import_top_k(ImportContext& ctx, const NodeView& node) {
   const Shape& xs = ctx.shape(node.input(0));
   const int64_t axis = normalize_axis(node.get_int("axis", -1), int64_t(xs.size()));
+  if (ctx.opset() >= 10 && ctx.has(node.input(1)))
+    if (const SymValues* k = ctx.symbols(node.input(1))) {
+      NN_CHECK(k->size() == 1) << "K must hold one value, got " << k->size();
+      return top_k_of_data_axis(ctx, node, axis, k->front());
+    }
   // K as an input: an initializer or a value computed from shapes (folded at import); one computed from the data
   // would make the output size follow the data, which TopK's Sort + Slice cannot do.
   NN_CHECK_CODE(ctx.opset() < 10 || ctx.is_constant(node.input(1)), ErrorCode::kUnsupported)

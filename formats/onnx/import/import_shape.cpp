@@ -36,8 +36,42 @@ void import_constant(ImportContext& ctx, const NodeView& node) {
   }
 }
 
+}  // namespace
+
+// The value broadcast (BroadcastTo) to a shape that follows a data-sized axis, built from a tensor that has that
+// length on its data axis (one dim known only at run time at most).
+std::string fill_symbolic_shape(ImportContext& ctx, const std::string& shape, const SymValues& dims, float value,
+                                const std::string& output) {
+  const std::vector<int64_t> stand_in = ctx.stand_in_ints(shape);
+  int64_t at = -1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (sym_is_const(dims[i])) continue;
+    NN_CHECK_CODE(at < 0, ErrorCode::kUnsupported)
+        << "shape ('" << shape << "') has more than one dim known only at run time";
+    at = int64_t(i);
+  }
+  std::string source = ctx.ruler(dims[size_t(at)], "shape ('" + shape + "')");
+  if (dims.size() > 1) {  // (1.., n, ..1) times zeros of the other dims: a tensor of the whole shape
+    std::vector<int64_t> lone(dims.size(), 1);
+    lone[size_t(at)] = -1;
+    source = ctx.emit1("Reshape", {source}, {{"shape", lone}});
+    Shape rest(stand_in.begin(), stand_in.end());
+    rest[size_t(at)] = 1;
+    source = ctx.emit1("Mul2", {source, filled_constant(ctx, rest, 0.0f)});
+  }
+  return ctx.emit1("BroadcastTo", {source, ctx.constant({}, {value})}, {{"axis", int64_t(-1)}}, output);
+}
+
+namespace {
+
+void constant_of_symbolic_shape(ImportContext& ctx, const NodeView& node, const SymValues& dims, float value,
+                                int32_t type) {
+  fill_symbolic_shape(ctx, node.input(0), dims, value, node.output(0));
+  ctx.set_data_type(node.output(0), type);
+}
+
 void import_constant_of_shape(ImportContext& ctx, const NodeView& node) {
-  const std::vector<int64_t> dims = ctx.const_ints(node.input(0));
+  const SymValues* sym = ctx.symbols(node.input(0));
   float value = 0.0f;
   int32_t type = ::onnx::TensorProto::FLOAT;
   if (const ::onnx::TensorProto* t = node.get_tensor("value")) {
@@ -46,6 +80,8 @@ void import_constant_of_shape(ImportContext& ctx, const NodeView& node) {
     value = d.values[0];
     type = d.data_type;
   }
+  if (sym) return constant_of_symbolic_shape(ctx, node, *sym, value, type);
+  const std::vector<int64_t> dims = ctx.const_ints(node.input(0));
   Shape shape(dims.begin(), dims.end());
   const size_t n = size_t(ImportContext::checked_constant_size(node.output(0), shape));
   ctx.add_constant(
@@ -63,10 +99,14 @@ void import_shape(ImportContext& ctx, const NodeView& node) {
   end = std::clamp<int64_t>(end, start, rank);
   std::vector<int64_t> dims(s.begin() + start, s.begin() + end);
   add_int_constant(ctx, node.output(0), {int64_t(dims.size())}, dims);
+  SymValues sym;  // a data-sized axis's length is known only at run time
+  for (int64_t d = start; d < end; ++d) sym.push_back(ctx.dim_symbol(node.input(0), d));
+  ctx.set_symbols(node.output(0), sym);
 }
 
 void import_size(ImportContext& ctx, const NodeView& node) {
   add_int_constant(ctx, node.output(0), {}, {shape_size(ctx.shape(node.input(0)))});
+  ctx.set_symbols(node.output(0), {ctx.size_symbol(node.input(0))});
 }
 
 void import_range(ImportContext& ctx, const NodeView& node) {

@@ -14,15 +14,57 @@ void reshape_output(ImportContext& ctx, const NodeView& node, const Shape& shape
   const std::string x = node.input(0);
   NN_CHECK(shape_size(shape) == shape_size(ctx.shape(x)))
       << "cannot reshape " << to_string(ctx.shape(x)) << " to " << to_string(shape);
-  if (ctx.is_constant(x)) {  // keep integer payloads (shape tensors) exact
-    ctx.add_constant(node.output(0), shape, ctx.const_values(x), ctx.const_ints(x), ctx.data_type(x));
+  if (ctx.is_constant(x)) {  // keep integer payloads (shape tensors) exact, and their symbols
+    const SymValues* sym = ctx.symbols(x);
+    const SymValues kept = sym ? *sym : SymValues{};
+    ctx.add_constant(node.output(0), shape, ctx.stand_in_values(x), ctx.stand_in_ints(x), ctx.data_type(x));
+    ctx.set_symbols(node.output(0), kept);
     return;
   }
   reshape_to(ctx, x, shape, node.output(0));
 }
 
+// A target shape that follows a data-sized axis: that dim becomes -1 (inferred at run time), the others must be
+// known.
+void reshape_symbolic(ImportContext& ctx, const NodeView& node, const SymValues& sym) {
+  std::vector<int64_t> target = ctx.stand_in_ints(node.input(1));
+  const std::string x = node.input(0);
+  const Shape& in = ctx.shape(x);
+  int64_t at = -1, infer = -1, others = 1;
+  for (size_t i = 0; i < sym.size(); ++i) {
+    if (sym_is_const(sym[i])) {
+      if (target[i] == 0 && node.get_int("allowzero", 0) == 0) target[i] = in.at(i);
+      if (target[i] == -1)
+        infer = int64_t(i);
+      else
+        others *= target[i];
+      continue;
+    }
+    NN_CHECK_CODE(at < 0, ErrorCode::kUnsupported)
+        << "shape ('" << node.input(1) << "') has more than one dim known only at run time";
+    at = int64_t(i);
+  }
+  NN_CHECK_CODE(!ctx.is_constant(x), ErrorCode::kUnsupported)
+      << "a constant reshaped to a shape known only at run time";
+  if (infer >= 0) {  // (n, -1) of x with n on its data axis: the -1 is the rest of x's static dims
+    int64_t rest = 1;
+    for (size_t d = 0; d < in.size(); ++d)
+      if (int64_t(d) != ctx.data_axis(x)) rest *= in[d];
+    NN_CHECK_CODE(ctx.data_axis(x) >= 0 && sym_equal(sym[size_t(at)], ctx.dim_symbol(x, ctx.data_axis(x))) &&
+                      others > 0 && rest % others == 0,
+                  ErrorCode::kUnsupported)
+        << "shape ('" << node.input(1) << "') has a -1 besides a dim known only at run time ("
+        << sym_text(sym[size_t(at)]) << ") that is not the input's data-sized length";
+    target[size_t(infer)] = rest / others;
+  }
+  target[size_t(at)] = -1;
+  ctx.emit1("Reshape", {node.input(0)}, {{"shape", target}}, node.output(0));
+}
+
 void import_reshape(ImportContext& ctx, const NodeView& node) {
   const Shape& in = ctx.shape(node.input(0));
+  if (ctx.opset() >= 5)
+    if (const SymValues* sym = ctx.symbols(node.input(1))) return reshape_symbolic(ctx, node, *sym);
   std::vector<int64_t> target = ctx.opset() < 5 ? node.get_ints("shape") : ctx.const_ints(node.input(1));
   const bool allowzero = node.get_int("allowzero", 0) != 0;
   int64_t known = 1, infer = -1;
@@ -33,6 +75,17 @@ void import_reshape(ImportContext& ctx, const NodeView& node) {
     else
       NN_CHECK(target[i] >= 0 && !__builtin_mul_overflow(known, target[i], &known))
           << "Reshape target " << to_string(target) << " is not a valid shape";
+  }
+  const int64_t sized = ctx.data_axis(node.input(0));
+  if (infer >= 0 && sized >= 0 && !ctx.is_constant(node.input(0))) {
+    // A data-sized input: the -1 takes what its run-time length leaves (nnabla's Reshape infers it at each run).
+    const std::vector<int64_t> given = ctx.opset() < 5 ? node.get_ints("shape") : ctx.const_ints(node.input(1));
+    NN_CHECK_CODE(size_t(sized) >= given.size() || given[size_t(sized)] != 0 || allowzero, ErrorCode::kUnsupported)
+        << "Reshape target " << to_string(given) << " copies (0) the input's axis " << sized
+        << ", whose length is known only at run time, besides a -1";
+    target[size_t(infer)] = -1;
+    ctx.emit1("Reshape", {node.input(0)}, {{"shape", target}}, node.output(0));
+    return;
   }
   if (infer >= 0) target[size_t(infer)] = known == 0 ? 0 : shape_size(in) / known;
   reshape_output(ctx, node, target);
@@ -90,7 +143,8 @@ void import_concat(ImportContext& ctx, const NodeView& node) {
   const int64_t axis = normalize_axis(node.get_int("axis", 1), rank);
   std::vector<std::string> inputs;
   for (size_t i = 0; i < node.num_inputs(); ++i)
-    if (shape_size(ctx.shape(node.input(i))) > 0 || node.num_inputs() == 1) inputs.push_back(node.input(i));
+    if (shape_size(ctx.shape(node.input(i))) > 0 || ctx.data_axis(node.input(i)) >= 0 || node.num_inputs() == 1)
+      inputs.push_back(node.input(i));  // empty inputs drop out, unless they are empty only at import
   ctx.emit1("Concatenate", inputs, {{"axis", axis}}, node.output(0));
 }
 
@@ -136,7 +190,9 @@ void import_slice(ImportContext& ctx, const NodeView& node) {
   const int64_t rank = int64_t(in.size());
   const bool attrs = ctx.opset() < 10;
   const std::vector<int64_t> starts = attrs ? node.get_ints("starts") : ctx.const_ints(node.input(1));
-  const std::vector<int64_t> ends = attrs ? node.get_ints("ends") : ctx.const_ints(node.input(2));
+  const SymValues* end_sym = attrs ? nullptr : ctx.symbols(node.input(2));
+  std::vector<int64_t> ends = attrs ? node.get_ints("ends") : ctx.stand_in_ints(node.input(2));
+  if (!attrs && !end_sym) ctx.const_ints(node.input(2));  // refuses ends that are not constants
   std::vector<int64_t> axes = attrs ? node.get_ints("axes") : ints_input_or(ctx, node, 3, {});
   std::vector<int64_t> steps = attrs ? std::vector<int64_t>{} : ints_input_or(ctx, node, 4, {});
   if (axes.empty())
@@ -148,6 +204,30 @@ void import_slice(ImportContext& ctx, const NodeView& node) {
     const int64_t dim = in[size_t(a)];
     int64_t s = starts.at(i), e = ends.at(i), st = steps.at(i);
     NN_CHECK(st != 0) << "slice step 0";
+    if (end_sym && !sym_is_const(end_sym->at(i))) {
+      // An end that follows run-time sizes: the length of the data-sized axis it slices (to the end), or the
+      // minimum of it and a constant (that constant, which the engine clamps at each run).
+      const Sym& end = end_sym->at(i);
+      const Sym length = ctx.dim_symbol(x, a);
+      e = -1;
+      if (sym_equal(end, length)) e = int64_t(1) << 30;
+      if (end->kind == SymExpr::Kind::kMin && end->args.size() == 2)
+        for (size_t k = 0; k < 2; ++k)
+          if (sym_is_const(end->args[k]) && sym_equal(end->args[1 - k], length)) e = end->args[k]->value;
+      NN_CHECK_CODE(e >= 0 && a == ctx.data_axis(x), ErrorCode::kUnsupported)
+          << "end ('" << node.input(2) << "') follows run-time sizes as " << sym_text(end)
+          << ", which is neither the length of axis " << a << " (" << sym_text(length)
+          << ") nor the minimum of it and a constant";
+    }
+    if (a == ctx.data_axis(x)) {  // a run-time length: the engine's Slice clamps stop to it at each run
+      NN_CHECK_CODE(s >= 0 && e >= 0 && st > 0, ErrorCode::kUnsupported)
+          << "axis " << a << " has a length known only at run time; only non-negative starts and ends with a "
+          << "positive step slice it";
+      start[size_t(a)] = s;
+      stop[size_t(a)] = std::min<int64_t>(e, int64_t(1) << 30);
+      step[size_t(a)] = st;
+      continue;
+    }
     if (s < 0) s += dim;
     if (e < 0) e += dim;
     if (st > 0) {
@@ -185,22 +265,32 @@ void import_gather(ImportContext& ctx, const NodeView& node) {
     ctx.add_constant(indices, ctx.shape(node.input(1)), values, idx, ::onnx::TensorProto::INT64);
   }
   const std::string data = node.input(0);
-  if (ctx.is_constant(data) && ctx.is_constant(indices) && !ctx.const_ints(data).empty()) {
-    // Exact integer gather (shape arithmetic): index the integer payload directly.
-    const std::vector<int64_t> d = ctx.const_ints(data), idx = ctx.const_ints(indices);
+  const int32_t type = ctx.data_type(data);
+  const bool integer = type != ::onnx::TensorProto::FLOAT && type != ::onnx::TensorProto::DOUBLE &&
+                       type != ::onnx::TensorProto::FLOAT16 && type != ::onnx::TensorProto::BFLOAT16;
+  if (integer && ctx.is_constant(data) && ctx.is_constant(indices) && !ctx.stand_in_ints(data).empty()) {
+    // Exact integer gather (shape arithmetic): index the integer payload directly, and its symbols.
+    const std::vector<int64_t> d = ctx.stand_in_ints(data), idx = ctx.const_ints(indices);
+    const SymValues* dsym = ctx.symbols(data);
+    SymValues sym;
     int64_t outer = 1, inner = 1;
     for (int64_t i = 0; i < axis; ++i) outer *= in[size_t(i)];
     for (size_t i = size_t(axis) + 1; i < in.size(); ++i) inner *= in[i];
     std::vector<int64_t> out;
     for (int64_t o = 0; o < outer; ++o)
       for (auto j : idx)
-        for (int64_t r = 0; r < inner; ++r) out.push_back(d[size_t((o * in[size_t(axis)] + j) * inner + r)]);
+        for (int64_t r = 0; r < inner; ++r) {
+          const size_t at = size_t((o * in[size_t(axis)] + j) * inner + r);
+          out.push_back(d[at]);
+          if (dsym) sym.push_back((*dsym)[at]);
+        }
     Shape shape(in.begin(), in.begin() + axis);
     const Shape is = ctx.shape(indices);
     shape.insert(shape.end(), is.begin(), is.end());
     shape.insert(shape.end(), in.begin() + axis + 1, in.end());
     std::vector<float> values(out.begin(), out.end());
-    ctx.add_constant(node.output(0), shape, values, out, ::onnx::TensorProto::INT64);
+    ctx.add_constant(node.output(0), shape, values, out, type);
+    ctx.set_symbols(node.output(0), sym);
     return;
   }
   ctx.emit1("Gather", {data, indices}, {{"axis", axis}, {"batch_dims", int64_t(0)}}, node.output(0));
@@ -211,7 +301,34 @@ void import_tile(ImportContext& ctx, const NodeView& node) {
   ctx.emit1("Tile", {node.input(0)}, {{"reps", reps}}, node.output(0));
 }
 
+// Expand to a shape that follows data-sized axes: x times ones of that shape (x * 1 is x, infinities and NaN
+// included); the ones are static where every such dim is x's own (data-sized) dim, which the broadcast keeps.
+void expand_symbolic(ImportContext& ctx, const NodeView& node, const SymValues& sym) {
+  std::vector<int64_t> shape = ctx.stand_in_ints(node.input(1));
+  std::string x =
+      align_rank(ctx, node.input(0), std::max<int64_t>(ctx.rank(node.input(0)), int64_t(shape.size())));
+  const int64_t rank = ctx.rank(x), lead = rank - int64_t(shape.size());
+  Shape ones(size_t(rank), 1);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const int64_t axis = lead + int64_t(i);
+    if (!sym_is_const(sym[i])) {
+      if (!sym_equal(sym[i], ctx.dim_symbol(x, axis))) {  // x broadcast along it: ones of the run-time shape
+        ctx.emit1("Mul2", {x, fill_symbolic_shape(ctx, node.input(1), sym, 1.0f)}, {}, node.output(0));
+        ctx.set_data_type(node.output(0), ctx.data_type(node.input(0)));
+        return;
+      }
+      continue;
+    }
+    NN_CHECK_CODE(ctx.data_axis(x) != axis, ErrorCode::kUnsupported)
+        << "axis " << axis << " of the input has a length known only at run time; the shape gives it " << shape[i];
+    ones[size_t(axis)] = shape[i] == 1 ? 1 : shape[i];
+  }
+  ctx.emit1("Mul2", {x, filled_constant(ctx, ones, 1.0f)}, {}, node.output(0));
+  ctx.set_data_type(node.output(0), ctx.data_type(node.input(0)));
+}
+
 void import_expand(ImportContext& ctx, const NodeView& node) {
+  if (const SymValues* sym = ctx.symbols(node.input(1))) return expand_symbolic(ctx, node, *sym);
   const std::vector<int64_t> shape = ctx.const_ints(node.input(1));
   const Shape out = broadcast_shapes(ctx.shape(node.input(0)), shape);
   std::string x = align_rank(ctx, node.input(0), int64_t(out.size()));

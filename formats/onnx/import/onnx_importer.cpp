@@ -15,8 +15,77 @@
 namespace nn::formats::onnx {
 
 namespace {
-
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
+}  // namespace
+
+namespace {
+// Operators whose output 0 has the element type of input `from` (ONNX's T -> T): an integer input (indices, shape
+// arithmetic) keeps its type through them, so a later Div truncates and a Cast is known to keep values. Rules that
+// set a type themselves are left as they are.
+void keep_element_type(ImportContext& ctx, const ::onnx::NodeProto& node) {
+  static const std::set<std::string> kSameType = {"Gather",
+                                                  "GatherND",
+                                                  "GatherElements",
+                                                  "Reshape",
+                                                  "Squeeze",
+                                                  "Unsqueeze",
+                                                  "Flatten",
+                                                  "Transpose",
+                                                  "Concat",
+                                                  "Slice",
+                                                  "Split",
+                                                  "Tile",
+                                                  "Expand",
+                                                  "Pad",
+                                                  "TopK",
+                                                  "Max",
+                                                  "Min",
+                                                  "Neg",
+                                                  "Abs",
+                                                  "Relu",
+                                                  "Add",
+                                                  "Sub",
+                                                  "Mul",
+                                                  "ReduceMax",
+                                                  "ReduceMin",
+                                                  "ReduceSum",
+                                                  "ReduceProd",
+                                                  "Where",
+                                                  "ScatterElements",
+                                                  "ScatterND",
+                                                  "Compress",
+                                                  "Identity"};
+  if (!kSameType.count(node.op_type()) || node.input_size() == 0) return;
+  const int from = node.op_type() == "Where" ? 1 : 0;
+  if (node.input_size() <= from || node.input(from).empty() || !ctx.has(node.input(from))) return;
+  const int32_t type = ctx.data_type(node.input(from));
+  if (type == ::onnx::TensorProto::FLOAT) return;
+  const int outputs = node.op_type() == "Split" ? node.output_size() : 1;
+  for (int j = 0; j < outputs; ++j) {
+    const std::string& out = node.output(j);
+    if (out.empty() || !ctx.has(out) || ctx.aliased(out)) continue;
+    if (ctx.data_type(out) == ::onnx::TensorProto::FLOAT) ctx.set_data_type(out, type);
+  }
+}
+}  // namespace
+
+void import_nodes(ImportContext& ctx, const ::onnx::GraphProto& graph) {
+  for (const auto& node : graph.node()) {
+    const std::string label =
+        "node " + quoted(node.name().empty() ? node.output_size() ? node.output(0) : "" : node.name()) + " (" +
+        node.op_type() + ")";
+    with_context(label, [&] {
+      for (const auto& in : node.input())
+        NN_CHECK(in.empty() || ctx.has(in))
+            << "input " << quoted(in) << " is neither a graph input, an initializer nor an earlier node's output";
+      ctx.begin_node(node);
+      find_import_rule(node.op_type(), ctx.opset())->fn(ctx, NodeView(node));
+      keep_element_type(ctx, node);
+    });
+  }
+}
+
+namespace {
 
 bool default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 
@@ -130,18 +199,7 @@ ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_
     add_graph_input(ctx, info, symbolic, shapes);
     inputs.push_back(info.name());
   }
-  for (const auto& node : graph.node()) {
-    const std::string label =
-        "node " + quoted(node.name().empty() ? node.output_size() ? node.output(0) : "" : node.name()) + " (" +
-        node.op_type() + ")";
-    with_context(label, [&] {
-      for (const auto& in : node.input())
-        NN_CHECK(in.empty() || ctx.has(in))
-            << "input " << quoted(in) << " is neither a graph input, an initializer nor an earlier node's output";
-      ctx.begin_node(node);
-      find_import_rule(node.op_type(), opset)->fn(ctx, NodeView(node));
-    });
-  }
+  import_nodes(ctx, graph);
   for (const auto& info : graph.output()) {
     NN_CHECK(ctx.has(info.name())) << "graph output " << quoted(info.name()) << " is never computed";
     outputs.push_back(info.name());
@@ -155,12 +213,18 @@ std::vector<std::string> unsupported_operators(const ::onnx::ModelProto& model) 
   const int64_t opset = default_opset(model);
   std::vector<std::string> missing;
   std::set<std::string> seen;
-  for (const auto& node : model.graph().node()) {
-    if (default_domain(node.domain()) && find_import_rule(node.op_type(), opset)) continue;
-    const std::string entry = quoted(node.op_type()) + " (domain " +
-                              quoted(node.domain().empty() ? "ai.onnx" : node.domain()) + ", opset " +
-                              std::to_string(opset) + ")";
-    if (seen.insert(entry).second) missing.push_back(entry);
+  // The graph's nodes and those of the subgraphs they hold (If's branches), depth first.
+  std::vector<const ::onnx::GraphProto*> graphs{&model.graph()};
+  for (size_t g = 0; g < graphs.size() && g < 10000; ++g) {
+    for (const auto& node : graphs[g]->node()) {
+      for (const auto& a : node.attribute())
+        if (a.has_g()) graphs.push_back(&a.g());
+      if (default_domain(node.domain()) && find_import_rule(node.op_type(), opset)) continue;
+      const std::string entry = quoted(node.op_type()) + " (domain " +
+                                quoted(node.domain().empty() ? "ai.onnx" : node.domain()) + ", opset " +
+                                std::to_string(opset) + ")";
+      if (seen.insert(entry).second) missing.push_back(entry);
+    }
   }
   return missing;
 }

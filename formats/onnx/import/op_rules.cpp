@@ -20,6 +20,7 @@ const std::vector<OpRule>& import_rules() {
     add_resize_rules(r);
     add_selection_rules(r);
     add_data_sized_rules(r);
+    add_control_rules(r);
     add_indexing_rules(r);
     add_layer_norm_rules(r);
     add_recurrent_rules(r);

@@ -32,6 +32,11 @@ void add_layer_norm_rules(std::vector<OpRule>& rules);   // import_layer_norm.cp
 void add_recurrent_rules(std::vector<OpRule>& rules);    // import_recurrent.cpp (LSTM, GRU, RNN)
 void add_loss_rules(std::vector<OpRule>& rules);         // import_loss.cpp
 void add_data_sized_rules(std::vector<OpRule>& rules);   // import_data_sized.cpp (NonZero, Compress, Unique, NMS)
+void add_control_rules(std::vector<OpRule>& rules);      // import_control.cpp (If)
+
+// The nodes of `graph` (the main graph or a subgraph whose outer names are visible), one rule each
+// (onnx_importer.cpp).
+void import_nodes(ImportContext& ctx, const ::onnx::GraphProto& graph);
 
 const std::vector<OpRule>& import_rules();
 // The rule for `op` at `opset`, or nullptr.
@@ -41,6 +46,11 @@ const OpRule* find_import_rule(const std::string& op, int64_t opset);
 // (import_recurrent_unrolled.cpp).
 void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool lstm, const std::string& x,
                                bool batch_first);
+
+// `value` filled into the shape held by tensor `shape` whose dims `dims` follow a data-sized axis
+// (import_shape.cpp).
+std::string fill_symbolic_shape(ImportContext& ctx, const std::string& shape, const SymValues& dims, float value,
+                                const std::string& output = "");
 
 // Helpers shared by the families.
 // Whether a Cast between ONNX element types keeps float values exact (no narrowing to half floats, no strings).

@@ -113,6 +113,14 @@ TEST(Slice, TrailingAxesNegativeIndicesAndSteps) {
                    return x.data[ravel({o[0], 1 + o[1], 4 - 2 * o[2]}, x.shape)];
                  })};
                }});
+  // A start at or past the end keeps nothing (x[4:9] on (3, 2) -> (0, 2)): a slice of an axis whose length is
+  // known only at run time keeps its import-time start and stop.
+  run_op_test({"Slice",
+               {{"start", Ints{4, 0}}, {"stop", Ints{9, 2}}, {"step", Ints{1, 1}}},
+               {random_input({3, 2}, rng)},
+               [](const RefInputs&, const nn::Attrs&) {
+                 return std::vector<RefArray>{RefArray{{0, 2}, {}}};
+               }});
   // stop beyond the end is clamped: x[0:7:3] on (5,) -> indices 0, 3.
   run_op_test({"Slice",
                {{"start", Ints{0}}, {"stop", Ints{7}}, {"step", Ints{3}}},

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nn/graph/functions.hpp"
+#include "nn/graph/variable.hpp"
 #include "op_tester.hpp"
 
 using namespace nn::test;
@@ -124,4 +126,24 @@ TEST(Prod, ExactZeros) {
   // One zero in the first group, two in the second: the gradients must stay finite and exact.
   RefArray x{{2, 3}, {2.0, 0.0, 3.0, 0.0, 0.0, 5.0}};
   run_op_test({"Prod", {{"axes", std::vector<int64_t>{1}}}, {x}, ref_of(Kind::kProd)});
+}
+
+// Reducing empty axes gives the operation's identity (ONNX ReduceMax/ReduceMin from opset 18): -inf for Max, +inf
+// for Min, one per output element; an empty output stays empty, and an index of nothing is refused.
+TEST(Max, EmptyAxesGiveMinusInfinity) {
+  for (const char* type : {"Max", "Min"}) {
+    auto x = nn::Variable::create({2, 0, 3});
+    auto y = nn::call1(type, {x}, {{"axes", std::vector<int64_t>{1}}});
+    y->forward();
+    ASSERT_EQ(y->shape(), nn::Shape({2, 3})) << type;
+    const float want = std::string(type) == "Max" ? -INFINITY : INFINITY;
+    for (float v : y->data()->to_vector()) EXPECT_EQ(v, want) << type;
+    auto all = nn::call1(type, {nn::Variable::create({0, 4})}, {});
+    all->forward();
+    EXPECT_EQ(all->data()->to_vector(), std::vector<float>{want}) << type;
+    auto none = nn::call1(type, {nn::Variable::create({0, 4})}, {{"axes", std::vector<int64_t>{1}}});
+    none->forward();
+    EXPECT_EQ(none->shape(), nn::Shape({0})) << type;
+  }
+  EXPECT_THROW(nn::call1("Max", {nn::Variable::create({0, 4})}, {{"with_index", true}}), nn::Error);
 }

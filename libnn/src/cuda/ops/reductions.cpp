@@ -78,6 +78,9 @@ class CudaArgExtreme : public CudaCpuShaped {
     CudaCpuShaped::setup_impl(in, out);
     const Shape& xs = in[0]->shape();
     dims_ = reduce_dims(xs, plan_of(xs, attrs_, type()).reduced);
+    // The CPU kernel gives -inf/+inf for empty reduced axes; this kernel has no such case yet.
+    NN_CHECK_CODE(shape_size(xs) > 0 || dims_.outputs == 0, ErrorCode::kUnsupported)
+        << type() << ": reducing empty axes of " << to_string(xs) << " is not supported on the GPU yet";
     selected_.reset();
   }
   void forward_impl(const Variables& in, const Variables& out) override {

@@ -136,7 +136,7 @@ StridedView slice_view(const Attrs& attrs, const Shape& xs) {
     if (e == kNone) e = s > 0 ? xs[d] : -1;
     int64_t n = 0;
     if (s < 0 && b > e) n = (b - 1 - e) / -s + 1;
-    if (s > 0 && b < e) n = (std::min(e, xs[d]) - 1 - b) / s + 1;
+    if (s > 0 && b < e) n = std::max<int64_t>(0, (std::min(e, xs[d]) - 1 - b) / s + 1);  // start past the end: 0
     if (n > 0) {
       const int64_t last = b + (n - 1) * s;
       NN_CHECK(b >= 0 && b < xs[d] && last >= 0 && last < xs[d])

@@ -1,4 +1,7 @@
 // Max and Min over axes; with_index adds the index output, only_index returns just the index.
+#include <algorithm>
+#include <cmath>
+
 #include "ops/detail/op_common.hpp"
 #include "ops/detail/reduce.hpp"
 
@@ -16,9 +19,11 @@ class ArgExtreme : public Function {
 
  protected:
   void setup_impl(const Variables& in, const Variables& out) override {
-    NN_CHECK(in[0]->size() > 0) << type() << ": cannot reduce an empty array of shape "
-                                << to_string(in[0]->shape());
     plan_ = make_reduce_plan(in[0]->shape(), attrs_);
+    // Empty reduced axes: the value is the operation's identity (-inf for Max, +inf for Min, as ONNX's ReduceMax
+    // and ReduceMin); an index of nothing has no value.
+    NN_CHECK(plan_.reduce_size > 0 || plan_.out_size == 0 || (!args_.with_index && !args_.only_index))
+        << type() << ": no index of an empty array of shape " << to_string(in[0]->shape());
     for (auto* o : out) o->reshape(plan_.out_shape, true);
     index_.assign(size_t(plan_.out_size), 0);
   }
@@ -27,6 +32,10 @@ class ArgExtreme : public Function {
     const bool only = args_.only_index;
     float* y = only ? nullptr : out_data(out[0]);
     float* idx = only ? out_data(out[0]) : (out.size() > 1 ? out_data(out[1]) : nullptr);
+    if (plan_.reduce_size == 0) {
+      if (y) std::fill(y, y + plan_.out_size, kMax ? -INFINITY : INFINITY);
+      return;
+    }
     parallel_for(plan_.out_size, [&](int64_t o) {
       const float* base = x + plan_.out_offsets[o];
       int64_t best = 0;
@@ -48,7 +57,7 @@ class ArgExtreme : public Function {
                      const std::vector<bool>& accum) override {
     if (!prop[0]) return;
     float* dx = in_grad_zeroed(in[0], accum[0]);
-    if (args_.only_index) return;
+    if (args_.only_index || plan_.reduce_size == 0) return;
     const float* dy = out_grad(out[0]);
     for (int64_t o = 0; o < plan_.out_size; ++o)
       dx[plan_.out_offsets[o] + plan_.red_offsets[index_[size_t(o)]]] += dy[o];
