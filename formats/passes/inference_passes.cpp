@@ -195,6 +195,7 @@ std::vector<std::string> fuse_relu6(ir::Model& model) {
 std::vector<std::string> optimize_for_inference(ir::Model& model) {
   std::vector<std::string> lines;
   for (const auto& l : remove_identity(model)) lines.push_back("remove_identity: " + l);
+  for (const auto& l : fold_transposes(model)) lines.push_back("fold_transposes: " + l);
   for (const auto& l : fold_batch_normalization(model)) lines.push_back("fold_batch_normalization: " + l);
   for (const auto& l : fuse_swish(model)) lines.push_back("fuse_swish: " + l);
   for (const auto& l : fuse_relu6(model)) lines.push_back("fuse_relu6: " + l);
