@@ -27,6 +27,10 @@ std::vector<std::string> remove_identity(ir::Model& model);
 // A network keeps its original functions unless fewer Transposes remain. One line per network changed.
 std::vector<std::string> fold_transposes(ir::Model& model);
 
+// Pow2(x, e) whose exponent e is a parameter holding one value (ONNX Pow's constant broadcast to x's shape, as
+// in LayerNorm exported by PyTorch) becomes PowScalar(x, that value), which squares by a product.
+std::vector<std::string> scalar_exponents(ir::Model& model);
+
 // x * Sigmoid(x) (Sigmoid feeding only that Mul2: SiLU as PyTorch exports it) becomes one Swish.
 std::vector<std::string> fuse_swish(ir::Model& model);
 

@@ -1,5 +1,6 @@
 // fold_transposes (formats/passes): NHWC graphs with the Transposes tf2onnx writes around each layer keep only
 // their input and output Transposes and give the original's outputs; graphs it cannot improve stay as they are.
+// scalar_exponents: Pow2 by a constant of one value becomes PowScalar, with the same outputs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -192,6 +193,23 @@ TEST(FoldTransposes, LeavesGraphsItCannotImprove) {
     EXPECT_EQ(model.networks[0].variables.size(), sketch->model.networks[0].variables.size());
     EXPECT_EQ(model.parameters.size(), sketch->model.parameters.size());
   }
+}
+
+TEST(ScalarExponents, ConstantExponentBecomesPowScalar) {
+  Sketch s({2, 3, 5});
+  const std::string two = s.parameter("two", {2, 3, 5}), mixed = s.parameter("mixed", {2, 3, 5});
+  for (auto& p : s.model.parameters)
+    if (p.name == "two") std::fill(p.data.begin(), p.data.end(), 2.f);
+  const std::string sq = s.add("Pow2", {"x", two}, "sq", {2, 3, 5});
+  const std::string m = s.add("Pow2", {s.add("Abs", {sq}, "abs", {2, 3, 5}), mixed}, "m", {2, 3, 5});
+  s.add("Add2", {sq, m}, "y", {2, 3, 5});
+  const std::vector<float> x = s.input();
+  const std::vector<float> want = test::run_first_executor(s.model, x, false);
+  Sketch changed = s;
+  EXPECT_EQ(formats::scalar_exponents(changed.model).size(), 1u);  // the mixed exponent stays
+  EXPECT_EQ(changed.count("PowScalar"), 1u);
+  EXPECT_EQ(changed.count("Pow2"), 1u);
+  EXPECT_EQ(test::relative_error(test::run_first_executor(changed.model, x, false), want), 0.0);
 }
 
 }  // namespace
