@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "nn/core/adaptive_wait.hpp"
+
 namespace nncli {
 namespace {
 
@@ -43,12 +45,14 @@ double network_flops(const nn::ir::Network& network, const nn::ir::BuiltNetwork&
   return flops;
 }
 
-double calling_thread_max_flops() {
-  static const double max_flops = [] {
-    const char* v = std::getenv("NN_CALLING_THREAD_MFLOPS");
-    return v && *v ? std::atof(v) * 1e6 : 100e6;
-  }();
-  return max_flops;
+bool run_on_calling_thread(double flops) {
+  auto bound = [](const char* name, double mflops) {
+    const char* v = std::getenv(name);
+    return (v && *v ? std::atof(v) : mflops) * 1e6;
+  };
+  static const double always = bound("NN_CALLING_THREAD_MFLOPS", 40),
+                      busy = bound("NN_CALLING_THREAD_BUSY_MFLOPS", 300);
+  return flops < always || (flops < busy && nn::machine_busy());
 }
 
 CallingThreadScope::CallingThreadScope(bool on) {

@@ -9,10 +9,12 @@ namespace nncli {
 // affine layers and matrix products (what splitting over threads could speed up).
 double network_flops(const nn::ir::Network& network, const nn::ir::BuiltNetwork& built);
 
-// Below this many flops per pass (a CIFAR ResNet-20 at batch 1 is 82 MFLOP), a team costs more than it
-// saves: every function's split or hand-off waits for a worker, on a busy machine for one the scheduler has
-// not run. NN_CALLING_THREAD_MFLOPS changes it (0: never).
-double calling_thread_max_flops();
+// Whether a pass of `flops` runs on the calling thread alone: below 40 MFLOP always (a team's hand-offs cost more
+// than its split saves: the NHWC SqueezeNet 32x32, 34 MFLOP, ran 1.5x slower on two threads than on one), below
+// 300 MFLOP while the machine is busy (nn::machine_busy: every split waits for a worker the scheduler has not
+// run; a CIFAR ResNet-20, 82 MFLOP, gains from two threads only on a quiet machine).
+// NN_CALLING_THREAD_MFLOPS and NN_CALLING_THREAD_BUSY_MFLOPS change the bounds (0: never).
+bool run_on_calling_thread(double flops);
 
 // While alive and `on`, OpenMP regions this thread starts (libnn's loops, oneDNN) run on it alone.
 class CallingThreadScope {

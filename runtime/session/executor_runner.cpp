@@ -51,7 +51,7 @@ struct ExecutorRunner::ShapePlan {
   nn::ir::BuiltNetwork network;
   std::vector<nn::VariablePtr> inputs, outputs, generators;
   std::unique_ptr<BatchSplit> split;  // the batch run as sub-batches on all threads, when it splits
-  bool calling_thread = false;        // small work: every function on the calling thread (calling_thread.hpp)
+  double flops = 0;                   // per pass: small work runs on the calling thread (calling_thread.hpp)
   uint64_t last_use = 0;
 };
 
@@ -92,10 +92,8 @@ std::unique_ptr<ExecutorRunner::ShapePlan> ExecutorRunner::build_plan(int64_t ba
   for (const auto& g : executor_.generator_variable)
     plan->generators.push_back(plan->network.get(g.variable_name));
   for (const auto& name : out_names_) plan->outputs.push_back(plan->network.get(name));
-  const double flops = network_flops(network_, plan->network);
-  plan->calling_thread = flops < calling_thread_max_flops();
-  NN_LOG_VERBOSE << "network " << single_quoted(network_.name) << ": " << flops / 1e6 << " MFLOP per pass"
-                 << (plan->calling_thread ? ", run on the calling thread" : "");
+  plan->flops = network_flops(network_, plan->network);
+  NN_LOG_VERBOSE << "network " << single_quoted(network_.name) << ": " << plan->flops / 1e6 << " MFLOP per pass";
   return plan;
 }
 
@@ -191,7 +189,7 @@ std::vector<ExecutorOutput> ExecutorRunner::run() {
     if (plan_->split)
       plan_->split->forward();
     else {
-      CallingThreadScope alone(plan_->calling_thread);
+      CallingThreadScope alone(run_on_calling_thread(plan_->flops));
       nn::forward_all(plan_->outputs, /*clear_buffer=*/true);  // intermediates freed once their last reader ran
     }
     for (size_t o = 0; o < num_outputs(); ++o) {

@@ -385,7 +385,7 @@ TargetResult profile_executor(const nn::ir::Model& model, std::vector<nn::ir::Pa
     r.split_threads = split->threads();
     for (int t = 0; t < split->threads(); ++t) name_function_nodes(*net, split->instance(t));
   }
-  const bool calling_thread = !split && network_flops(*net, built) < calling_thread_max_flops();
+  const double flops = split ? 0 : network_flops(*net, built);
   SplitFunctionTimer split_timer(split ? split->threads() : 0, *net, settings.function_times);
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
@@ -404,7 +404,8 @@ TargetResult profile_executor(const nn::ir::Model& model, std::vector<nn::ir::Pa
     if (split) {
       split->forward(split_timer.hooks());
     } else {
-      CallingThreadScope alone(calling_thread);  // as infer runs a small network (executor_runner.cpp)
+      CallingThreadScope alone(
+          run_on_calling_thread(flops));  // as infer runs a small network (executor_runner.cpp)
       nn::forward_all(outputs, /*clear_buffer=*/true, false, fwd.pre(), fwd.post());
     }
     nn::synchronize(settings.context);

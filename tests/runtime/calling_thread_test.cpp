@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include "calling_thread.hpp"
+#include "nn/core/adaptive_wait.hpp"
 #include "nn/ir/graph_builder.hpp"
 
 namespace {
@@ -61,6 +62,12 @@ TEST(CallingThread, ScopeRunsRegionsOnOneThreadAndRestores) {
     nncli::CallingThreadScope not_small(false);
     EXPECT_EQ(omp_get_max_threads(), before);
   }
+}
+
+TEST(CallingThread, SmallAlwaysMidSizedWhenBusyLargeNever) {
+  EXPECT_TRUE(nncli::run_on_calling_thread(34e6));                    // NHWC SqueezeNet 32x32
+  EXPECT_EQ(nncli::run_on_calling_thread(82e6), nn::machine_busy());  // ResNet-20
+  EXPECT_FALSE(nncli::run_on_calling_thread(1.8e9));                  // ResNet-18
 }
 
 }  // namespace
