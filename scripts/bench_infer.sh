@@ -50,7 +50,8 @@ whole_only=$("$NNCLI" profile --help 2>/dev/null | grep -q -- --no-function-time
 nncli_ms() {
   /usr/bin/time -f %M -o "$work/rss" "$NNCLI" -q "$@" profile -c "$model" -o "$work/prof" --only executors \
     --duration "$SECS" --format json $whole_only 2>/dev/null |
-    /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin)["targets"][0]["iteration"]; print("%.4f" % t["median_ms"])'
+    /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin)["targets"][0]["iteration"]; print("%.4f" % t["median_ms"])' \
+      2>/dev/null || echo nan  # a failed run leaves its cell nan instead of ending the table
 }
 ort_ms() {
   if command -v node >/dev/null && [ -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
