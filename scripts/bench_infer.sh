@@ -6,9 +6,13 @@
 # ROUNDS times (default 3), and each figure is the median of its rounds, so a burst of other load on the machine
 # lands on one round of one side rather than on a whole figure.
 # Usage: [ROUNDS=3] scripts/bench_infer.sh [seconds-per-round] [model.onnx ...]
-#   with no models: PyTorch's LeNet (batch 1) and small ResNet (batch 32) exported by bench_engine_torch.py,
-#   then torchvision's resnet18, mobilenet_v2, efficientnet_b0 and squeezenet1_1 at batch 1 and 32
-#   (export_torchvision.py; TORCHVISION=0 leaves them out). Peak memory: nncli's maximum RSS while profiling.
+#   with no models: PyTorch's LeNet (batch 1) and small ResNet (batch 32) exported by bench_engine_torch.py; a
+#   tf2onnx-style NHWC SqueezeNet 32x32 and a CIFAR ResNet-20 at batch 1, a transformer encoder at batch 1 and 32
+#   (export_bench_models.py small); then torchvision's resnet18, mobilenet_v2, efficientnet_b0, squeezenet1_1,
+#   mobilenet_v3_small, shufflenet_v2_x1_0, regnet_y_400mf, densenet121 and googlenet at batch 1 and 32
+#   (export_torchvision.py, export_bench_models.py torchvision; TORCHVISION=0 leaves them out). Before timing a
+#   model, nncli infer and ONNX Runtime run it on the same input: a row whose outputs differ (1e-4) says so.
+#   Peak memory: nncli's maximum RSS while profiling.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-2}
@@ -24,10 +28,15 @@ models=("$@")
 if [ ${#models[@]} -eq 0 ]; then
   /usr/bin/python3 scripts/bench_engine_torch.py export "$work" >/dev/null 2>&1 ||
     { echo "bench_infer: PyTorch is needed to export the default models (or give ONNX files)"; exit 1; }
-  models=("$work/lenet_b1.onnx" "$work/small_resnet_b32.onnx")
+  /usr/bin/python3 scripts/export_bench_models.py "$work" small >/dev/null 2>&1 ||
+    { echo "bench_infer: export_bench_models.py failed"; exit 1; }
+  models=("$work/lenet_b1.onnx" "$work/small_resnet_b32.onnx" "$work/squeezenet_nhwc_b1.onnx"
+    "$work/resnet20_b1.onnx" "$work/transformer_b1.onnx" "$work/transformer_b32.onnx")
   if [ "${TORCHVISION:-1}" = 1 ]; then
-    if /usr/bin/python3 scripts/export_torchvision.py "$work" 1 32 >/dev/null 2>&1; then
-      for n in resnet18 mobilenet_v2 efficientnet_b0 squeezenet1_1; do
+    if /usr/bin/python3 scripts/export_torchvision.py "$work" 1 32 >/dev/null 2>&1 &&
+      /usr/bin/python3 scripts/export_bench_models.py "$work" torchvision >/dev/null 2>&1; then
+      for n in resnet18 mobilenet_v2 efficientnet_b0 squeezenet1_1 mobilenet_v3_small shufflenet_v2_x1_0 \
+        regnet_y_400mf densenet121 googlenet; do
         models+=("$work/${n}_b1.onnx" "$work/${n}_b32.onnx")
       done
     else
@@ -41,7 +50,8 @@ whole_only=$("$NNCLI" profile --help 2>/dev/null | grep -q -- --no-function-time
 nncli_ms() {
   /usr/bin/time -f %M -o "$work/rss" "$NNCLI" -q "$@" profile -c "$model" -o "$work/prof" --only executors \
     --duration "$SECS" --format json $whole_only 2>/dev/null |
-    /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin)["targets"][0]["iteration"]; print("%.4f" % t["median_ms"])'
+    /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin)["targets"][0]["iteration"]; print("%.4f" % t["median_ms"])' \
+      2>/dev/null || echo nan  # a failed run leaves its cell nan instead of ending the table
 }
 ort_ms() {
   if command -v node >/dev/null && [ -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
@@ -49,6 +59,19 @@ ort_ms() {
   else
     echo nan
   fi
+}
+# "" when nncli infer's outputs equal ONNX Runtime's on the same input (1e-4 absolute and relative), else a note.
+differs() {
+  local ort_js=scripts/ort/ort_run.js d="$work/check" j
+  command -v node >/dev/null && [ -d "$ORT_DIR/node_modules/onnxruntime-node" ] || return 0
+  rm -rf "$d" && mkdir -p "$d"
+  node $ort_js inputs "$model" "$d" 0 >/dev/null 2>&1 && node $ort_js run "$model" "$d/ort" "$d"/input_*.npy \
+    >/dev/null 2>&1 || { echo " (ORT failed)"; return 0; }
+  "$NNCLI" -q infer --format npy -o "$d/nn" "$model" "$d"/input_*.npy >/dev/null 2>&1 ||
+    { echo " (nncli infer failed)"; return 0; }
+  for j in "$d"/ort_*.npy; do
+    node $ort_js compare "$d/nn_${j##*_}" "$j" 1e-4 1e-4 >/dev/null 2>&1 || { echo " (outputs differ)"; return 0; }
+  done
 }
 median() { /usr/bin/python3 -c "import statistics,sys; v=[float(x) for x in sys.argv[1:]]; print('%.4f' % statistics.median(v))" "$@"; }
 # Runs the given measuring functions in turns, ROUNDS times; sets each function's named variable to its median.
@@ -66,7 +89,7 @@ echo "nncli: $NNCLI ($(nproc) cores); ms per run (median of $ROUNDS rounds of ${
 printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s | %8s |\n' model "ORT quiet" "nn quiet" ratio \
   "ORT busy" "nn busy" ratio "nn 1 thr busy" "busy/1thr" "nn MiB"
 for model in "${models[@]}"; do
-  name=$(basename "$model" .onnx)
+  name=$(basename "$model" .onnx)$(differs)
   rounds ort_ms nncli_ms
   oq=$fig_ort_ms nq=$fig_nncli_ms rss=$(( $(cat "$work/rss" 2>/dev/null || echo 0) / 1024 ))
   start_busy

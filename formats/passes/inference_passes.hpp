@@ -18,6 +18,19 @@ std::vector<std::string> fold_batch_normalization(ir::Model& model);
 // read the Identity's input instead. One line per removal.
 std::vector<std::string> remove_identity(ir::Model& model);
 
+// Transposes that cancel through functions indifferent to the layout go: a Transpose whose output only one
+// element-wise function, Concatenate, Softmax, BatchNormalization or Mean/Sum reads (every other input of that
+// function the same Transpose's output or a parameter, transposed back once) moves after that function, its
+// axes remapped; consecutive Transposes merge into one or cancel; a Transpose of a parameter becomes a
+// transposed parameter ('<parameter>/transposed<axes>'). So the NHWC<->NCHW pairs tf2onnx writes around each
+// convolution leave the layers in between in NCHW, and only the graph's input and output Transposes remain.
+// A network keeps its original functions unless fewer Transposes remain. One line per network changed.
+std::vector<std::string> fold_transposes(ir::Model& model);
+
+// Pow2(x, e) whose exponent e is a parameter holding one value (ONNX Pow's constant broadcast to x's shape, as
+// in LayerNorm exported by PyTorch) becomes PowScalar(x, that value), which squares by a product.
+std::vector<std::string> scalar_exponents(ir::Model& model);
+
 // x * Sigmoid(x) (Sigmoid feeding only that Mul2: SiLU as PyTorch exports it) becomes one Swish.
 std::vector<std::string> fuse_swish(ir::Model& model);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "calling_thread.hpp"
 #include "formats/passes/export_target.hpp"
 #include "model_session.hpp"
 #include "nn/core/error.hpp"
@@ -50,6 +51,7 @@ struct ExecutorRunner::ShapePlan {
   nn::ir::BuiltNetwork network;
   std::vector<nn::VariablePtr> inputs, outputs, generators;
   std::unique_ptr<BatchSplit> split;  // the batch run as sub-batches on all threads, when it splits
+  double flops = 0;                   // per pass: small work runs on the calling thread (calling_thread.hpp)
   uint64_t last_use = 0;
 };
 
@@ -94,6 +96,8 @@ std::unique_ptr<ExecutorRunner::ShapePlan> ExecutorRunner::build_plan(int64_t ba
   for (const auto& g : executor_.generator_variable)
     plan->generators.push_back(plan->network.get(g.variable_name));
   for (const auto& name : out_names_) plan->outputs.push_back(plan->network.get(name));
+  plan->flops = network_flops(network_, plan->network);
+  NN_LOG_VERBOSE << "network " << single_quoted(network_.name) << ": " << plan->flops / 1e6 << " MFLOP per pass";
   return plan;
 }
 
@@ -188,8 +192,10 @@ std::vector<ExecutorOutput> ExecutorRunner::run() {
     nn::NoGradScope no_grad;  // an executor only runs forward: kernels may fuse and keep their own layouts
     if (plan_->split)
       plan_->split->forward();
-    else
+    else {
+      CallingThreadScope alone(run_on_calling_thread(plan_->flops));
       nn::forward_all(plan_->outputs, /*clear_buffer=*/true);  // intermediates freed once their last reader ran
+    }
     for (size_t o = 0; o < num_outputs(); ++o) {
       std::vector<float> values = plan_->outputs[o]->data()->to_vector();
       if (evaluations == 1 || mode == "last") {

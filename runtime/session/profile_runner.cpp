@@ -15,6 +15,7 @@
 #include "nn/solvers/solver.hpp"
 #include "nn/train/trainer.hpp"
 #include "batch_split.hpp"
+#include "calling_thread.hpp"
 #include "model_session.hpp"
 #include "train_data.hpp"
 
@@ -384,6 +385,7 @@ TargetResult profile_executor(const nn::ir::Model& model, std::vector<nn::ir::Pa
     r.split_threads = split->threads();
     for (int t = 0; t < split->threads(); ++t) name_function_nodes(*net, split->instance(t));
   }
+  const double flops = split ? 0 : network_flops(*net, built);
   SplitFunctionTimer split_timer(split ? split->threads() : 0, *net, settings.function_times);
   nn::RandomEngine rng(settings.seed);
   ItemTable table;
@@ -399,10 +401,13 @@ TargetResult profile_executor(const nn::ir::Model& model, std::vector<nn::ir::Pa
     nn::synchronize(settings.context);
     const auto t0 = Clock::now();
     nn::NoGradScope no_grad;  // as an executor runs (executor_runner.cpp), intermediates freed as they go
-    if (split)
+    if (split) {
       split->forward(split_timer.hooks());
-    else
+    } else {
+      CallingThreadScope alone(
+          run_on_calling_thread(flops));  // as infer runs a small network (executor_runner.cpp)
       nn::forward_all(outputs, /*clear_buffer=*/true, false, fwd.pre(), fwd.post());
+    }
     nn::synchronize(settings.context);
     const double ms = ms_since(t0);
     if (split) split_timer.flush(t, record);

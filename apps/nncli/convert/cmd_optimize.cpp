@@ -35,6 +35,7 @@ int run_optimize(const OptimizeOptions& opt) {
       << "optimize writes NNP: the output must end in .nnp, got '" << opt.output << "'";
   nn::ir::Model model = import_model({opt.input}, ImportOptions{});
   const auto identity = nn::formats::remove_identity(model);
+  const auto transposes = nn::formats::fold_transposes(model);
   const auto folded = nn::formats::fold_batch_normalization(model);
   const auto swish = nn::formats::fuse_swish(model);
   const auto relu6 = nn::formats::fuse_relu6(model);
@@ -45,6 +46,7 @@ int run_optimize(const OptimizeOptions& opt) {
       for (const auto& l : lines) std::printf("  %s\n", nn::printable(l).c_str());
     };
     list("remove_identity", identity);
+    list("fold_transposes", transposes);
     list("fold_batch_normalization", folded);
     list("fuse_swish", swish);
     list("fuse_relu6", relu6);

@@ -272,7 +272,8 @@ TEST(ConvInferencePath, BackwardAfterFusedForwardRecomputes) {
 }
 
 // Functions after a convolution read its channels-last output directly with gradients off (MaxPooling,
-// GlobalAveragePooling, channel Concatenate, a squeeze-excite Mul2, Add2); each gives what it gives on the
+// GlobalAveragePooling, channel Concatenate, a squeeze-excite Mul2, Add2, the unary functions, whose output
+// a MaxPooling reads channels-last again); each gives what it gives on the
 // plain path (gradients on).
 TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
   std::mt19937 rng(9);
@@ -303,6 +304,8 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
       nn::call1("Concatenate", {a, b}, {{"axis", int64_t(1)}}),
       nn::call1("Mul2", {b, nn::call1("GlobalAveragePooling", {b})}),
       nn::call1("Add2", {b, b}),
+      nn::call1("MulScalar", {b}, {{"val", 0.5}}),
+      nn::call1("MaxPooling", {nn::call1("ReLU", {a})}, {{"kernel", std::vector<int64_t>{2, 2}}}),
   };
   std::vector<std::vector<float>> plain;
   nn::forward_all(outs);
@@ -318,7 +321,9 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
                          "GlobalAveragePooling one image",
                          "Concatenate",
                          "Mul2",
-                         "Add2"};
+                         "Add2",
+                         "MulScalar",
+                         "ReLU, then MaxPooling"};
   for (size_t i = 0; i < outs.size(); ++i) {
     RefArray want{outs[i]->shape(), std::vector<double>(plain[i].begin(), plain[i].end())};
     expect_close(outs[i]->data()->to_vector(), want, names[i]);

@@ -10,4 +10,8 @@ namespace nn {
 // GOMP_SPINCOUNT once).
 bool enable_adaptive_wait();
 
+// Whether the latest of those checks found this process's threads waiting for a CPU (more than 5 % of the time
+// since the check before): a busy machine. False before the first check and without adaptive waits.
+bool machine_busy();
+
 }  // namespace nn

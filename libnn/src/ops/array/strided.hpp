@@ -1,5 +1,6 @@
 // Strided views for data-movement ops: each output element reads input[base + sum(index_d * stride_d)].
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -46,9 +47,58 @@ void for_each_strided(const StridedView& v, F&& f) {
   }
 }
 
-// y[i] = x[view(i)].
+// The same element sequence with size-1 axes dropped and neighbours merged where one stride walks both.
+inline StridedView merged_axes(const StridedView& v) {
+  StridedView m;
+  m.base = v.base;
+  for (size_t d = 0; d < v.shape.size(); ++d) {
+    if (v.shape[d] == 1) continue;
+    if (!m.shape.empty() && m.stride.back() == v.stride[d] * v.shape[d]) {
+      m.shape.back() *= v.shape[d];
+      m.stride.back() = v.stride[d];
+    } else {
+      m.shape.push_back(v.shape[d]);
+      m.stride.push_back(v.stride[d]);
+    }
+  }
+  return m;
+}
+
+// Calls f(out_index, in_offset, count, in_stride) for each run of the view's last merged axis, in C order.
+template <class F>
+void for_each_strided_run(const StridedView& view, F&& f) {
+  if (shape_size(view.shape) == 0) return;
+  const StridedView v = merged_axes(view);
+  if (v.shape.empty()) return f(int64_t(0), v.base, int64_t(1), int64_t(1));
+  const int nd = int(v.shape.size());
+  const int64_t n = shape_size(v.shape), run = v.shape.back(), run_stride = v.stride.back();
+  std::vector<int64_t> idx(size_t(nd), 0);
+  int64_t off = v.base;
+  for (int64_t i = 0; i < n; i += run) {
+    f(i, off, run, run_stride);
+    for (int d = nd - 2; d >= 0; --d) {
+      if (++idx[size_t(d)] < v.shape[size_t(d)]) {
+        off += v.stride[size_t(d)];
+        break;
+      }
+      off -= v.stride[size_t(d)] * (v.shape[size_t(d)] - 1);
+      idx[size_t(d)] = 0;
+    }
+  }
+}
+
+// y[i] = x[view(i)], a run of the last merged axis at a time (Transpose, Slice, Broadcast: 23 us per 16k-element
+// attention Slice or Transpose with an odometer step per element).
 inline void strided_gather(const StridedView& v, const float* x, float* y) {
-  for_each_strided(v, [&](int64_t i, int64_t off) { y[i] = x[off]; });
+  for_each_strided_run(v, [&](int64_t i, int64_t off, int64_t count, int64_t stride) {
+    float* out = y + i;
+    const float* in = x + off;
+    if (stride == 1) {
+      std::copy(in, in + count, out);
+    } else {
+      for (int64_t k = 0; k < count; ++k) out[k] = in[k * stride];
+    }
+  });
 }
 
 // dx[view(i)] += dy[i]; dx must already hold the values to add onto (zeros when not accumulating).

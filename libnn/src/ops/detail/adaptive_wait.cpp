@@ -34,6 +34,7 @@ void AdaptiveWait::update(std::chrono::steady_clock::time_point now) {
 using SetBlocktime = void (*)(int);
 namespace {
 std::atomic<SetBlocktime> g_set_blocktime{nullptr};  // libomp's, once enabled
+std::atomic<bool> g_machine_busy{false};             // the latest check's finding (nn::machine_busy)
 }  // namespace
 
 void follow_machine_load() {
@@ -47,11 +48,14 @@ void follow_machine_load() {
   static const bool started = meter.measure();  // the first measure only starts the count
   (void)started;
   wait.update(std::chrono::steady_clock::now());
+  g_machine_busy.store(wait.spin_ms() == AdaptiveWait::kBusySpinMs, std::memory_order_relaxed);
 }
 
 }  // namespace nn::ops
 
 namespace nn {
+
+bool machine_busy() { return ops::g_machine_busy.load(std::memory_order_relaxed); }
 
 bool enable_adaptive_wait() {
   const auto set_blocktime = reinterpret_cast<ops::SetBlocktime>(dlsym(RTLD_DEFAULT, "kmp_set_blocktime"));

@@ -2,6 +2,7 @@
 #pragma once
 #include <cmath>
 
+#include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
 
 namespace nn::ops {
@@ -21,8 +22,13 @@ class UnaryFunction : public Function {
  protected:
   void setup_impl(const Variables& in, const Variables& out) override { out[0]->reshape(in[0]->shape(), true); }
   void forward_impl(const Variables& in, const Variables& out) override {
-    const float* x = in_data(in[0]);
-    float* y = out_data(out[0]);
+    // An input a convolution left channels-last is read there and the output stays so (element by element, the
+    // order does not matter): a reorder to the plain layout cost MobileNetV3's HardSigmoid chains more than them.
+    const bool channels_last = held_channels_last(*in[0]->data());
+    const float* x =
+        channels_last ? static_cast<const float*>(in[0]->data()->get_raw(channels_last_key())) : in_data(in[0]);
+    float* y = channels_last ? static_cast<float*>(out[0]->data()->cast_raw(channels_last_key(), true))
+                             : out_data(out[0]);
     const auto p = p_;
     parallel_ranges(in[0]->size(), [&](int64_t begin, int64_t end, int) {
       if constexpr (requires { Op::f_array(x, y, begin); }) {  // an array kernel of the op's own

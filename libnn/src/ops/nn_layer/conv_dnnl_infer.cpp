@@ -105,7 +105,10 @@ class InferenceConv {
   double flops = 0;
 
   void forward(NdArray& x, NdArray& w, NdArray* b, NdArray* z, NdArray& y) {
-    if (variants.size() == 1) {  // one thread only (small work, or inside a parallel region)
+    // One thread only: small work, inside a parallel region, or a team of one set after the primitives were made
+    // (a small network run on the calling thread, runtime/session/calling_thread.hpp), where the chunked team's
+    // own thread count would still split.
+    if (variants.size() == 1 || omp_get_max_threads() == 1) {
       run_keeping_team_awake([&] { variants.front()->forward(x, w, b, z, y); });
       return;
     }
