@@ -247,6 +247,18 @@ class Sinker {
       const std::vector<int64_t> axes = f.attrs.get_ints("axes", {1});
       if (axes.size() != 1 || axis_of(axes[0]) < 0 || axis_of(axes[0]) >= rank) return false;
       f.attrs.set("axes", std::vector<int64_t>{p[size_t(axis_of(axes[0]))]});
+    } else if (f.type == "Pad") {  // each axis's (before, after) pair moves with the axis
+      if (f.inputs.size() != 1) return false;
+      const std::vector<int64_t> pw = f.attrs.get_ints("pad_width", {});
+      const int64_t padded = int64_t(pw.size()) / 2;
+      if (pw.size() % 2 || padded > rank) return false;
+      std::vector<int64_t> full(size_t(2 * rank), 0), moved(size_t(2 * rank), 0);
+      std::copy(pw.begin(), pw.end(), full.begin() + 2 * (rank - padded));
+      for (int64_t k = 0; k < rank; ++k)
+        for (int64_t e = 0; e < 2; ++e) moved[size_t(2 * p[size_t(k)] + e)] = full[size_t(2 * k + e)];
+      size_t first = 0;  // leading axes left unpadded need no pair
+      while (first + 2 <= moved.size() && moved[first] == 0 && moved[first + 1] == 0) first += 2;
+      f.attrs.set("pad_width", std::vector<int64_t>(moved.begin() + std::ptrdiff_t(first), moved.end()));
     } else if (f.type == "Mean" || f.type == "Sum") {
       if (f.inputs.size() != 1 || !f.attrs.has("axes")) return false;
       std::vector<int64_t> axes = f.attrs.get_ints("axes", {});

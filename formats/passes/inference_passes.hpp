@@ -19,7 +19,7 @@ std::vector<std::string> fold_batch_normalization(ir::Model& model);
 std::vector<std::string> remove_identity(ir::Model& model);
 
 // Transposes that cancel through functions indifferent to the layout go: a Transpose whose output only one
-// element-wise function, Concatenate, Softmax, BatchNormalization or Mean/Sum reads (every other input of that
+// element-wise function, Concatenate, Softmax, BatchNormalization, Pad or Mean/Sum reads (every other input of that
 // function the same Transpose's output or a parameter, transposed back once) moves after that function, its
 // axes remapped; consecutive Transposes merge into one or cancel; a Transpose of a parameter becomes a
 // transposed parameter ('<parameter>/transposed<axes>'). So the NHWC<->NCHW pairs tf2onnx writes around each

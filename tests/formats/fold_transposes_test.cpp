@@ -147,6 +147,18 @@ TEST(FoldTransposes, AddOfTwoBranchesAndABroadcastParameter) {
   EXPECT_EQ(fold_and_compare(s), 2u);
 }
 
+TEST(FoldTransposes, ChannelPadInAResidualAsTfLiteWritesIt) {
+  // BlazeFace's blocks: the shortcut's channels padded in NHWC (Pad of the last axis), added to a convolution.
+  Sketch s({1, 5, 5, 3});
+  const std::string r = s.add("ReLU", {s.nhwc_conv("x", {1, 5, 5, 3}, 4, 3, "c1")}, "r", {1, 5, 5, 4});
+  const std::string pad =
+      s.add("Pad", {r}, "pad", {1, 5, 6, 7},
+            {{"pad_width", std::vector<int64_t>{0, 1, 1, 2}}, {"mode", std::string("reflect")}});
+  const std::string c2 = s.nhwc_conv(pad, {1, 5, 6, 7}, 7, 3, "c2");
+  s.add("Add2", {c2, pad}, "y", {1, 5, 6, 7});
+  EXPECT_EQ(fold_and_compare(s), 2u);
+}
+
 TEST(FoldTransposes, GlobalAveragePoolingAndReshapeHead) {
   Sketch s({1, 6, 6, 3});
   const std::string h = s.add("ReLU", {s.nhwc_conv("x", {1, 6, 6, 3}, 8, 3, "c")}, "r", {1, 6, 6, 8});
