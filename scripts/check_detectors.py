@@ -11,7 +11,6 @@
 # the image size (kernels that differ in the last bits move a decoded box by hundredths of a pixel), in any order
 # (rows of near-equal score may swap). Exit 0 when every model agrees, 1 otherwise, 77 without torch or ORT.
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -24,8 +23,8 @@ except ImportError as e:
     print(f"SKIP: {e} (install python3-torch, python3-torchvision and python3-onnx from Debian)")
     sys.exit(77)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ORT_JS = os.path.join(HERE, "ort", "ort_run.js")
+from check_dynamic_shapes import ORT_JS, run  # noqa: E402 (the sibling script's runner and ONNX Runtime script)
+
 SIZE = 320
 
 # name -> (torchvision constructor, its keyword arguments, convolution gain, classification head scale)
@@ -59,11 +58,6 @@ def image(k):
     g = torch.Generator().manual_seed(10 + k)
     img = torch.stack([torch.sin(xx * (3 + k) * 3.14 + c) * torch.cos(yy * (2 + c) * 3.14) for c in range(3)])
     return img * 0.5 + 0.5 + torch.rand(3, SIZE, SIZE, generator=g) * 0.2
-
-
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    return p.returncode, (p.stdout + p.stderr).strip()
 
 
 def detections(prefix, labels_at):
