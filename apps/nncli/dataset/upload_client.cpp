@@ -31,7 +31,7 @@ struct CurlApi {
 };
 const CurlApi& curl_api() {
   static const CurlApi api = [] {
-    void* lib = nn::open_lazy_library(NNCLI_CURL_LIBRARY, "libcurl.so.4", "libcurl");
+    void* lib = nn::open_lazy_library({NNCLI_CURL_LIBRARY, "libcurl.so.4"}, "libcurl");
     CurlApi a{};
     nn::lazy_symbol(lib, "curl_global_init", a.global_init);
     nn::lazy_symbol(lib, "curl_easy_init", a.easy_init);

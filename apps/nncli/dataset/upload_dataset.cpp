@@ -43,7 +43,7 @@ struct ArchiveApi {
 };
 const ArchiveApi& archive_api() {
   static const ArchiveApi api = [] {
-    void* lib = nn::open_lazy_library(NNCLI_ARCHIVE_LIBRARY, "libarchive.so.13", "libarchive");
+    void* lib = nn::open_lazy_library({NNCLI_ARCHIVE_LIBRARY, "libarchive.so.13"}, "libarchive");
     ArchiveApi a{};
     nn::lazy_symbol(lib, "archive_entry_free", a.entry_free);
     nn::lazy_symbol(lib, "archive_entry_new", a.entry_new);

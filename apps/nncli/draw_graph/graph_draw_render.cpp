@@ -25,7 +25,7 @@ struct GraphvizApi {
 };
 const GraphvizApi& graphviz_api() {
   static const GraphvizApi api = [] {
-    void* lib = nn::open_lazy_library(NNCLI_GVC_LIBRARY, "libgvc.so.6", "Graphviz (libgvc)", RTLD_GLOBAL);
+    void* lib = nn::open_lazy_library({NNCLI_GVC_LIBRARY, "libgvc.so.6"}, "Graphviz (libgvc)", RTLD_GLOBAL);
     GraphvizApi a{};
     nn::lazy_symbol(lib, "agclose", a.f_agclose);
     nn::lazy_symbol(lib, "agmemread", a.f_agmemread);

@@ -41,7 +41,7 @@ struct PlplotApi {
 };
 const PlplotApi& plplot_api() {
   static const PlplotApi api = [] {
-    void* lib = nn::open_lazy_library(NNCLI_PLPLOT_LIBRARY, "libplplot.so.17", "PLplot", RTLD_GLOBAL);
+    void* lib = nn::open_lazy_library({NNCLI_PLPLOT_LIBRARY, "libplplot.so.17"}, "PLplot", RTLD_GLOBAL);
     PlplotApi a{};
     nn::lazy_symbol(lib, "c_pladv", a.f_pladv);
     nn::lazy_symbol(lib, "c_plbox", a.f_plbox);

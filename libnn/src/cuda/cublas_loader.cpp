@@ -1,11 +1,11 @@
-// Finds libcublas.so.<major> (the executable's run path, then the toolkit directory CMake saw) and binds
+// Finds libcublas.so.<major> (by soname through the run path, then in the toolkit directory CMake saw) and binds
 // the few cuBLAS functions the backend calls.
 #include "cuda/cublas_loader.hpp"
 
 #include <mutex>
 #include <string>
 
-#include "cuda/lazy_cuda_library.hpp"
+#include "nn/core/lazy_library.hpp"
 
 namespace nn::cuda {
 
@@ -13,12 +13,13 @@ const CublasApi& cublas_api() {
   static CublasApi api;
   static std::once_flag once;
   std::call_once(once, [] {
-    void* library =
-        open_cuda_library("libcublas.so." + std::to_string(CUBLAS_VER_MAJOR), NN_CUDA_LIBRARY_DIR, "cuBLAS");
-    bind_cuda_symbol(library, api.create, "cublasCreate_v2", "cuBLAS");
-    bind_cuda_symbol(library, api.set_stream, "cublasSetStream_v2", "cuBLAS");
-    bind_cuda_symbol(library, api.gemm_strided_batched, "cublasGemmStridedBatchedEx", "cuBLAS");
-    bind_cuda_symbol(library, api.status_string, "cublasGetStatusString", "cuBLAS");
+    const std::string soname = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+    void* library = open_lazy_library({soname, std::string(NN_CUDA_LIBRARY_DIR) + "/" + soname}, "cuBLAS",
+                                      RTLD_LOCAL, ErrorCode::kUnsupported);
+    lazy_symbol(library, "cublasCreate_v2", api.create, ErrorCode::kUnsupported);
+    lazy_symbol(library, "cublasSetStream_v2", api.set_stream, ErrorCode::kUnsupported);
+    lazy_symbol(library, "cublasGemmStridedBatchedEx", api.gemm_strided_batched, ErrorCode::kUnsupported);
+    lazy_symbol(library, "cublasGetStatusString", api.status_string, ErrorCode::kUnsupported);
   });
   return api;
 }

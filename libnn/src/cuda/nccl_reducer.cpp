@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
-#include "cuda/lazy_cuda_library.hpp"
+#include "nn/core/lazy_library.hpp"
 #include "nn/cuda/cuda.hpp"
 
 namespace nn::cuda {
@@ -25,15 +25,17 @@ struct Nccl {
 };
 
 Nccl open_nccl() {
-  void* lib = open_cuda_library("libnccl.so." + std::to_string(NCCL_MAJOR), NN_NCCL_LIBRARY_DIR, "NCCL");
+  const std::string soname = "libnccl.so." + std::to_string(NCCL_MAJOR);
+  void* lib = open_lazy_library({soname, std::string(NN_NCCL_LIBRARY_DIR) + "/" + soname}, "NCCL", RTLD_LOCAL,
+                                ErrorCode::kUnsupported);
   Nccl n{};
-  bind_cuda_symbol(lib, n.get_error_string, "ncclGetErrorString", "NCCL");
-  bind_cuda_symbol(lib, n.get_unique_id, "ncclGetUniqueId", "NCCL");
-  bind_cuda_symbol(lib, n.comm_init_rank, "ncclCommInitRank", "NCCL");
-  bind_cuda_symbol(lib, n.comm_destroy, "ncclCommDestroy", "NCCL");
-  bind_cuda_symbol(lib, n.group_start, "ncclGroupStart", "NCCL");
-  bind_cuda_symbol(lib, n.group_end, "ncclGroupEnd", "NCCL");
-  bind_cuda_symbol(lib, n.all_reduce, "ncclAllReduce", "NCCL");
+  lazy_symbol(lib, "ncclGetErrorString", n.get_error_string, ErrorCode::kUnsupported);
+  lazy_symbol(lib, "ncclGetUniqueId", n.get_unique_id, ErrorCode::kUnsupported);
+  lazy_symbol(lib, "ncclCommInitRank", n.comm_init_rank, ErrorCode::kUnsupported);
+  lazy_symbol(lib, "ncclCommDestroy", n.comm_destroy, ErrorCode::kUnsupported);
+  lazy_symbol(lib, "ncclGroupStart", n.group_start, ErrorCode::kUnsupported);
+  lazy_symbol(lib, "ncclGroupEnd", n.group_end, ErrorCode::kUnsupported);
+  lazy_symbol(lib, "ncclAllReduce", n.all_reduce, ErrorCode::kUnsupported);
   return n;
 }
 

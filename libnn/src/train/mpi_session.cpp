@@ -66,7 +66,7 @@ void resolve(void* lib, const char* name, T& out) {
 
 MpiApi open_mpi() {
   // RTLD_GLOBAL: OpenMPI's components, opened by libmpi itself, resolve their symbols against it.
-  void* lib = nn::open_lazy_library(NN_MPI_LIBRARY, "libmpi.so.40", "the MPI library", RTLD_GLOBAL);
+  void* lib = nn::open_lazy_library({NN_MPI_LIBRARY, "libmpi.so.40"}, "the MPI library", RTLD_GLOBAL);
   MpiApi a{};
   resolve(lib, "MPI_Init_thread", a.init_thread);
   resolve(lib, "MPI_Finalize", a.finalize);
