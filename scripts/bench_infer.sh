@@ -12,7 +12,8 @@
 #   mobilenet_v3_small, shufflenet_v2_x1_0, regnet_y_400mf, densenet121 and googlenet at batch 1 and 32
 #   (export_torchvision.py, export_bench_models.py torchvision; TORCHVISION=0 leaves them out). Before timing a
 #   model, nncli infer and ONNX Runtime run it on the same input: a row whose outputs differ (1e-4) says so.
-#   Peak memory: nncli's maximum RSS while profiling.
+#   Peak memory: nncli's maximum RSS while profiling. Last, bench_infer_targets.py checks issue 37's targets over
+#   the rows (>= 1.0x quiet, >= 0.9x busy, geometric mean >= 1.15x quiet, default <= 1.2x its one-thread time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-2}
@@ -84,18 +85,27 @@ rounds() {
   for f in "$@"; do printf -v "fig_$f" '%s' "$(median ${seen[$f]})"; done
 }
 nncli_one_ms() { OMP_NUM_THREADS=1 nncli_ms; }  # not --threads: older nncli binaries can be compared (NNCLI=...)
+# The larger of a/b and c/d (nncli's default over its one-thread time, quiet and busy).
+worst_of() { /usr/bin/python3 -c "import sys; a,b,c,d=map(float,sys.argv[1:]); print(max(a/b, c/d))" "$@" 2>/dev/null || echo nan; }
 ratio() { /usr/bin/python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print('%.2fx' % (a/b) if b==b and b>0 else '-')" "$1" "$2"; }
 echo "nncli: $NNCLI ($(nproc) cores); ms per run (median of $ROUNDS rounds of ${SECS} s), ratio = ORT time / nncli time (> 1: nncli faster)"
-printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s | %8s |\n' model "ORT quiet" "nn quiet" ratio \
-  "ORT busy" "nn busy" ratio "nn 1 thr busy" "busy/1thr" "nn MiB"
+printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %9s | %6s | %9s | %9s | %8s |\n' model "ORT quiet" "nn quiet" \
+  ratio "nn 1 thr" "ORT busy" "nn busy" ratio "nn 1 thr" "def/1thr" "nn MiB"
+: >"$work/figures"
 for model in "${models[@]}"; do
   name=$(basename "$model" .onnx)$(differs)
-  rounds ort_ms nncli_ms
-  oq=$fig_ort_ms nq=$fig_nncli_ms rss=$(( $(cat "$work/rss" 2>/dev/null || echo 0) / 1024 ))
+  rounds ort_ms nncli_ms nncli_one_ms
+  oq=$fig_ort_ms nq=$fig_nncli_ms q1=$fig_nncli_one_ms rss=$(( $(cat "$work/rss" 2>/dev/null || echo 0) / 1024 ))
   start_busy
   rounds ort_ms nncli_ms nncli_one_ms
   ob=$fig_ort_ms nb=$fig_nncli_ms n1=$fig_nncli_one_ms
   stop_busy
-  printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %6s | %14s | %9s | %8s |\n' "$name" "$oq" "$nq" \
-    "$(ratio "$oq" "$nq")" "$ob" "$nb" "$(ratio "$ob" "$nb")" "$n1" "$(ratio "$nb" "$n1")" "$rss"
+  # def/1thr: nncli's default against its own one-thread figure, the worse of quiet and busy (> 1: slower).
+  printf '| %-22s | %9s | %9s | %6s | %9s | %9s | %9s | %6s | %9s | %9s | %8s |\n' "$name" "$oq" "$nq" \
+    "$(ratio "$oq" "$nq")" "$q1" "$ob" "$nb" "$(ratio "$ob" "$nb")" "$n1" \
+    "$(ratio "$(worst_of "$nq" "$q1" "$nb" "$n1")" 1)" "$rss"
+  echo "$name $oq $nq $q1 $ob $nb $n1" >>"$work/figures"
 done
+# Issue 37's targets over the rows above: every row >= 1.0x quiet and >= 0.9x busy, the geometric mean of the
+# quiet ratios >= 1.15x, nncli's default never slower than its one-thread figure by more than 1.2x.
+/usr/bin/python3 scripts/bench_infer_targets.py "$work/figures"
