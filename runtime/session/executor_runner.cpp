@@ -63,7 +63,10 @@ ExecutorRunner::ExecutorRunner(const nn::ir::Model& model, const nn::ir::Executo
       << "network " << single_quoted(network_.name) << ": " << (missing.size() == 1 ? "parameter " : "parameters ")
       << list_names(missing, 3) << (missing.size() == 1 ? " is" : " are")
       << " not in the model files (give the parameter file too, or --init-missing to initialize)";
-  load_parameters(params_, model, take_parameters);
+  if (options.parameters)
+    params_ = *options.parameters;
+  else
+    load_parameters(params_, model, take_parameters);
   if (options.share_parameters) {
     const size_t shared = params_.share_equal_from(*options.share_parameters);
     NN_LOG_DEBUG << "executor " << single_quoted(executor.name) << ": " << shared << " bytes of parameters shared";

@@ -20,6 +20,9 @@ struct RunnerOptions {
   // Parameters of another runner of the same model: those equal to this one's are shared, not held twice (an
   // ONNX model imported again at new input shapes keeps one copy of its weights).
   const nn::ir::ParameterStore* share_parameters = nullptr;
+  // The parameters themselves, used as they are instead of the model's (whose list then names them only): a
+  // model built from a ShapeTemplate, whose weights are those of an earlier import.
+  const nn::ir::ParameterStore* parameters = nullptr;
 };
 
 struct ExecutorOutput {

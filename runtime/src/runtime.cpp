@@ -1,7 +1,9 @@
 // nncli::Model over the CLI's session code (import_model, ExecutorRunner): the engine stays private.
 #include "nncli/runtime.hpp"
 
+#include <algorithm>
 #include <exception>
+#include <map>
 #include <new>
 #include <utility>
 
@@ -12,6 +14,7 @@
 #include "nn/core/error.hpp"
 #include "nn/core/log.hpp"
 #include "nnb_runner.hpp"
+#include "shape_template.hpp"
 
 namespace nncli {
 
@@ -51,9 +54,18 @@ struct Model::Impl {
   RunnerOptions runner_options;
   std::vector<std::string> executors;
   // An ONNX model with dynamic axes is imported again at each new set of input shapes (every shape computation
-  // traced at them); each import's runner is kept, at most kMaxImports, the oldest dropped.
+  // traced at them), or built from its ShapeTemplate when one was learnt; each runner is kept, at most
+  // kMaxImports, the least recently made dropped.
   bool reimports = false;
-  static constexpr size_t kMaxImports = 4;
+  static constexpr size_t kMaxImports = 8;
+  // The templates: one per set of atoms at 1 (held there; an import may choose otherwise for a dim of 1, so
+  // the others are learnt and used at 2 and over), learnt at the first new shape of that set, or failed (empty).
+  std::optional<FreeDims> free_dims;
+  struct Learnt {
+    ShapeTemplate shapes;
+    nn::ir::ParameterStore weights;  // those of every import it was learnt from, held once with the runner's
+  };
+  std::map<std::vector<bool>, std::optional<Learnt>> templates;
   std::vector<std::pair<std::vector<nn::Shape>, std::unique_ptr<ExecutorRunner>>> imports;
   ExecutorRunner* runner = nullptr;
   std::vector<Variable> inputs, outputs;
@@ -85,7 +97,75 @@ struct Model::Impl {
     runner = loaded.get();
     imports.emplace_back(std::move(shapes), std::move(loaded));
   }
-  // An ONNX model with dynamic axes: the import at these shapes, made or kept.
+  NamedShapes named(const std::vector<nn::Shape>& shapes) const {
+    NamedShapes by_name;
+    for (size_t i = 0; i < shapes.size(); ++i) by_name.emplace_back(inputs[i].name, shapes[i]);
+    return by_name;
+  }
+  // Atom values with those at 1 (`held`) left out, and back.
+  static std::vector<int64_t> varied(const std::vector<int64_t>& values, const std::vector<bool>& held) {
+    std::vector<int64_t> out;
+    for (size_t j = 0; j < values.size(); ++j)
+      if (!held[j]) out.push_back(values[j]);
+    return out;
+  }
+  static std::vector<int64_t> all_atoms(const std::vector<int64_t>& varied_values, const std::vector<bool>& held) {
+    std::vector<int64_t> out;
+    for (size_t j = 0, k = 0; j < held.size(); ++j) out.push_back(held[j] ? 1 : varied_values[k++]);
+    return out;
+  }
+  // The ShapeTemplate over the atoms not `held` at 1, from imports around `at` (their values); nullopt when it
+  // cannot be learnt (then every new shape of this set is imported).
+  std::optional<Learnt> learn_template(const std::vector<int64_t>& at, const std::vector<bool>& held) {
+    const std::string model = single_quoted(files.front());
+    if (at.size() > ShapeTemplate::kMaxAtoms) {
+      NN_LOG_VERBOSE << model << ": " << at.size() << " free dims vary (over " << ShapeTemplate::kMaxAtoms
+                     << "): each new input shape is imported";
+      return std::nullopt;
+    }
+    const auto points = ShapeTemplate::sample_points(at);
+    std::vector<nn::ir::Model> samples;
+    try {
+      for (const auto& p : points) {
+        ImportOptions import;
+        for (const auto& [name, shape] : named(free_dims->shapes(all_atoms(p, held))))
+          import.input_shapes[name] = shape;
+        samples.push_back(nncli::import_model(files, import));
+      }
+    } catch (const nn::Error& e) {
+      NN_LOG_VERBOSE << model << ": no shape template (an import near the shape failed: " << e.what() << ")";
+      return std::nullopt;
+    }
+    nn::ir::ParameterStore weights;
+    weights.load(samples[0].parameters);
+    std::string why;
+    auto learnt = ShapeTemplate::learn(points, std::move(samples), &why);
+    if (!learnt) {
+      NN_LOG_VERBOSE << model << ": no shape template (" << why << "): each new input shape is imported";
+      return std::nullopt;
+    }
+    weights.share_equal_from(runner->parameters());
+    NN_LOG_VERBOSE << model << ": new input shapes are built from a shape template (" << at.size()
+                   << " free dims vary, " << learnt->symbolic_count() << " sizes follow them; learnt from "
+                   << points.size() << " imports)";
+    return Learnt{std::move(*learnt), std::move(weights)};
+  }
+  // The runner at these shapes from a template; throws when the network cannot be built there.
+  std::unique_ptr<ExecutorRunner> from_template(Learnt& learnt, const std::vector<int64_t>& values,
+                                                const std::vector<nn::Shape>& shapes) {
+    const nn::ir::Model& model = learnt.shapes.at(values);
+    RunnerOptions options = runner_options;
+    options.parameters = &learnt.weights;
+    options.context = select_context(context, model);
+    auto built = nn::with_context(single_quoted(files.front()), [&] {
+      return std::make_unique<ExecutorRunner>(model, find_executor(model, executor), options);
+    });
+    for (size_t i = 0; i < shapes.size(); ++i)
+      NN_INTERNAL_CHECK(built->input_shape(i) == shapes[i])
+          << "shape template: input " << i << " built at " << nn::to_string(built->input_shape(i));
+    return built;
+  }
+  // An ONNX model with dynamic axes: the runner at these shapes, kept, made from the template or imported.
   void reimport_at(const std::vector<nn::Shape>& shapes) {
     for (auto& [seen, kept] : imports)
       if (seen == shapes) {
@@ -94,8 +174,23 @@ struct Model::Impl {
       }
     NN_CHECK(shapes.size() == inputs.size())
         << "the model has " << inputs.size() << " input(s), " << shapes.size() << " shape(s) given";
-    NamedShapes by_name;
-    for (size_t i = 0; i < shapes.size(); ++i) by_name.emplace_back(inputs[i].name, shapes[i]);
+    const auto values = free_dims->values(shapes);
+    if (values && std::count(values->begin(), values->end(), 1) < std::ptrdiff_t(values->size())) {
+      std::vector<bool> held;
+      for (int64_t v : *values) held.push_back(v == 1);
+      const std::vector<int64_t> at = varied(*values, held);
+      auto found = templates.find(held);
+      if (found == templates.end()) found = templates.emplace(held, learn_template(at, held)).first;
+      if (found->second) {
+        try {
+          return use(shapes, from_template(*found->second, at, shapes));
+        } catch (const nn::Error& e) {
+          NN_LOG_VERBOSE << single_quoted(files.front()) << ": the shape template does not build at these shapes ("
+                         << e.what() << "): imported";
+        }
+      }
+    }
+    const NamedShapes by_name = named(shapes);
     RunnerOptions sharing = runner_options;
     sharing.share_parameters = &runner->parameters();  // the weights held once across the imports
     use(shapes, load(by_name, sharing));
@@ -119,6 +214,7 @@ Model::Model(const std::vector<std::string>& files, const ModelOptions& options)
     if (nn::formats::file_extension(files.front()) == "onnx") {
       const auto graph_inputs = nn::formats::onnx::read_graph_inputs(files.front());
       m.reimports = graph_inputs && nn::formats::onnx::has_free_dims(*graph_inputs);
+      if (m.reimports) m.free_dims.emplace(*graph_inputs);
     }
     NamedShapes shapes;
     for (const auto& [name, dims] : options.input_shapes)

@@ -125,6 +125,42 @@ TEST(RuntimeApi, OnnxDynamicAxesImportedAtEachShape) {
   }
 }
 
+// New shapes of an ONNX model with dynamic axes are built from a shape template (the import's sizes fitted as
+// functions of batch and sequence, learnt at the first new shape of each set of dims at 1): every output equals
+// that of a model imported at the shape itself, and once learnt, a new shape imports nothing.
+TEST(RuntimeApi, OnnxNewShapesFromTheShapeTemplateEqualImports) {
+  const std::string path = std::string(NNCLI_CLI_DATA) + "/dynamic_sequence.onnx";
+  std::vector<std::string> lines;
+  nncli::set_log_level(nncli::LogLevel::kVerbose);
+  nncli::set_log_sink([&](nncli::LogLevel, const std::string& line) { lines.push_back(line); });
+  nncli::Model model(path, {.input_shapes = {{"x", {1, 3, 4}}}});
+  size_t imports_before_last = 0;
+  const std::vector<std::vector<int64_t>> shapes{{2, 5, 4}, {3, 2, 4}, {6, 9, 4}, {1, 7, 4}, {1, 2, 4},
+                                                 {4, 1, 4}, {2, 2, 4}, {1, 1, 4}, {5, 11, 4}};
+  for (const auto& shape : shapes) {
+    if (&shape == &shapes.back()) imports_before_last = lines.size();
+    model.set_input_shapes({shape});
+    std::vector<float> x(size_t(model.inputs()[0].size()));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = float(i % 7) * 0.25f - 0.5f;
+    model.set_input(0, x.data(), x.size());
+    model.run();
+    nncli::Model imported(path, {.input_shapes = {{"x", shape}}});
+    imported.set_input(0, x.data(), x.size());
+    imported.run();
+    EXPECT_EQ(model.outputs()[0].shape, imported.outputs()[0].shape);
+    EXPECT_EQ(model.output(0), imported.output(0)) << "at " << shape[0] << "x" << shape[1];
+  }
+  nncli::set_log_sink(nullptr);
+  nncli::set_log_level(nncli::LogLevel::kWarning);
+  size_t learnt = 0, imports_at_last = 0;
+  for (size_t k = 0; k < lines.size(); ++k) {
+    learnt += lines[k].find("built from a shape template") != std::string::npos;
+    imports_at_last += k >= imports_before_last && lines[k].rfind("Importing", 0) == 0;
+  }
+  EXPECT_EQ(learnt, 3u);           // none at 1, batch at 1, sequence at 1 (both at 1: the import itself)
+  EXPECT_EQ(imports_at_last, 1u);  // the model imported beside it, not the template's
+}
+
 TEST(RuntimeApi, NntxtWithParameterFile) {
   nncli::Model model(std::vector<std::string>{kMlp + "mlp.nntxt", kMlp + "mlp.nnp"}, {.batch_size = 2});
   const std::vector<float> x = read_floats(kMlp + "input_b2.bin");

@@ -166,7 +166,8 @@ void add_onnx_shapes_of_npy_inputs(const std::string& model, const std::vector<s
   const auto graph_inputs = nn::formats::onnx::read_graph_inputs(model);
   if (!graph_inputs || !nn::formats::onnx::has_free_dims(*graph_inputs)) return;
   for (size_t i = 0; i < graph_inputs->size() && i < npy.size(); ++i) {
-    const auto& [name, dims] = (*graph_inputs)[i];
+    const std::string& name = (*graph_inputs)[i].name;
+    const nn::Shape& dims = (*graph_inputs)[i].dims;
     if (given.count(name) || !npy[i]) continue;
     const nn::Shape& shape = npy[i]->shape;
     bool fits = shape.size() == dims.size();

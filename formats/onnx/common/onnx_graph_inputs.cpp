@@ -91,8 +91,10 @@ std::optional<std::vector<GraphInput>> read_graph_inputs(const std::string& path
     if (initializers.count(info.name()) || !info.type().has_tensor_type()) continue;
     GraphInput& input = inputs.emplace_back();
     input.name = info.name();
-    for (const auto& d : info.type().tensor_type().shape().dim())
+    for (const auto& d : info.type().tensor_type().shape().dim()) {
       input.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+      input.dim_names.push_back(d.has_dim_param() ? d.dim_param() : "");
+    }
   }
   return inputs;
 }

@@ -11,6 +11,7 @@ namespace nn::formats::onnx {
 struct GraphInput {
   std::string name;
   Shape dims;  // -1 where the file gives no fixed value (dim_param or unknown)
+  std::vector<std::string> dim_names;  // each dim's dim_param ("" where it has none)
 };
 
 // The graph's inputs that are not initializers, in file order, from a walk of the serialized ModelProto that
