@@ -56,9 +56,6 @@ void StatNormalization::setup_impl(const Variables& in, const Variables& out) {
   NN_INTERNAL_CHECK(shape_size(layout_.work) == in[0]->size()) << type() << ": layout size";
   groups_ = shape_size(layout_.stat);
   count_ = groups_ > 0 ? shape_size(layout_.work) / groups_ : 0;
-  stat_index_ = broadcast_offsets(layout_.work, layout_.stat);
-  beta_index_ = beta_ < 0 ? std::vector<int64_t>{} : broadcast_offsets(layout_.work, layout_.beta);
-  gamma_index_ = gamma_ < 0 ? std::vector<int64_t>{} : broadcast_offsets(layout_.work, layout_.gamma);
   mean_.assign(size_t(groups_), 0.0);
   var_.assign(size_t(groups_), 0.0);
   rstd_.assign(size_t(groups_), 0.0);

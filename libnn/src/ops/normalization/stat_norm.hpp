@@ -45,6 +45,7 @@ class StatNormalization : public Function {
     int64_t begin, len, beta, gamma;
   };
   void compute_stats(const float* x);
+  // The per-element offsets, or none where the layout is contiguous by position (groups_by_position).
   void plan_contiguous();
   void compute_group_stats(const float* x, int64_t g);
   void forward_contiguous(const float* x, const float* beta, const float* gamma, float* y);

@@ -30,9 +30,40 @@ void with_param_strides(int64_t beta_stride, int64_t gamma_stride, Body&& body) 
 }
 }  // namespace
 
+namespace {
+// Whether, over the axes of `work` longer than 1, the statistics keep a leading run of axes and reduce the rest
+// (each group then a contiguous block), and each parameter present is 1 on the kept axes and full on the reduced
+// ones (its offset the position in the group): LayerNormalization's layout, told from the shapes alone.
+bool groups_by_position(const NormLayout& l, bool with_beta, bool with_gamma) {
+  bool reducing = false;
+  for (size_t d = 0; d < l.work.size(); ++d) {
+    if (l.work[d] == 1) continue;
+    const bool reduced = l.stat[d] == 1;
+    if (reducing && !reduced) return false;
+    reducing = reducing || reduced;
+    const int64_t param_dim = reduced ? l.work[d] : 1;
+    if ((with_beta && l.beta[d] != param_dim) || (with_gamma && l.gamma[d] != param_dim)) return false;
+  }
+  return true;
+}
+}  // namespace
+
 void StatNormalization::plan_contiguous() {
   contiguous_ = false;
   runs_.clear();
+  stat_index_.clear();
+  beta_index_.clear();
+  gamma_index_.clear();
+  if (count_ > 0 && shape_size(layout_.work) > 0 && groups_by_position(layout_, beta_ >= 0, gamma_ >= 0)) {
+    contiguous_ = true;  // no per-element offsets: setup at a new shape costs no pass over the elements
+    runs_per_group_ = 1;
+    run_stride_ = 1;
+    runs_.push_back({0, count_, 0, 0});
+    return;
+  }
+  stat_index_ = broadcast_offsets(layout_.work, layout_.stat);
+  if (beta_ >= 0) beta_index_ = broadcast_offsets(layout_.work, layout_.beta);
+  if (gamma_ >= 0) gamma_index_ = broadcast_offsets(layout_.work, layout_.gamma);
   const int64_t n = int64_t(stat_index_.size());
   if (count_ <= 0 || n == 0) return;
   for (int64_t i = 0; i < n; ++i)
