@@ -71,7 +71,7 @@ nn::ir::Model import_unoptimized(const std::vector<std::string>& files, const Im
   const std::string format = effective_import_format(files, options.import_format);
   if (format == "ONNX" && files.size() == 1) {  // one network, executor exec_0, already expanded
     NN_LOG_INFO << "Importing " << files[0];
-    return nn::formats::onnx::import_model(files[0], options.input_shapes);
+    return nn::formats::onnx::import_model(files[0], options.input_shapes, options.onnx_at_run_time);
   }
   NN_CHECK_CODE(options.input_shapes.empty(), nn::ErrorCode::kUsage)
       << "--input-shape fixes the dynamic axes of ONNX models; " << single_quoted(files.front())

@@ -1,6 +1,7 @@
 // Model loading shared by subcommands: file classification, NNP import with expansion, executor lookup.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct ImportOptions {
   // Fixed shapes for named inputs (--input-shape; infer's .npy inputs for ONNX dynamic axes): a format with free
   // dims (ONNX dim_param, TFLite shape_signature -1, nnabla's batch) is imported at these shapes.
   std::map<std::string, std::vector<int64_t>> input_shapes;
+  // ONNX: constants computed in the network instead of folded (onnx::import_model's at_run_time).
+  std::set<std::string> onnx_at_run_time;
 };
 
 // Loads and merges the files (logging "Importing <file>"), then keeps -E's executor and expands loops;

@@ -1,6 +1,7 @@
 // FreeDims and ShapeTemplate: an ONNX import's integers fitted as multilinear functions of the free input dims.
 #include "shape_template.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -91,16 +92,18 @@ std::string shape_free_text(nn::ir::Model model) {
   return nn::formats::model_to_nntxt(model, false);
 }
 
-// The name of the first parameter whose shape or values differ between a and b, "" when none does.
-std::string parameter_difference(const nn::ir::Model& a, const nn::ir::Model& b) {
-  if (a.parameters.size() != b.parameters.size()) return "(their number)";
+// The parameters of `a` whose shape or values differ in `b` (added to `names`, once each); false when the two
+// lists do not name the same parameters.
+bool parameter_differences(const nn::ir::Model& a, const nn::ir::Model& b, std::vector<std::string>& names) {
+  if (a.parameters.size() != b.parameters.size()) return false;
   for (size_t k = 0; k < a.parameters.size(); ++k) {
     const auto &p = a.parameters[k], &q = b.parameters[k];
-    if (p.name != q.name || p.shape != q.shape || p.data.size() != q.data.size() ||
+    if (p.name != q.name) return false;
+    if (p.shape != q.shape || p.data.size() != q.data.size() ||
         std::memcmp(p.data.data(), q.data.data(), p.data.size() * sizeof(float)) != 0)
-      return "'" + p.name + "'";
+      if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
   }
-  return "";
+  return true;
 }
 
 // The multilinear polynomial over atoms shifted by base, with `coefficients` by subset mask, at `values`.
@@ -131,7 +134,8 @@ std::vector<std::vector<int64_t>> ShapeTemplate::sample_points(const std::vector
 }
 
 std::optional<ShapeTemplate> ShapeTemplate::learn(const std::vector<std::vector<int64_t>>& points,
-                                                  std::vector<nn::ir::Model> imports, std::string* why) {
+                                                  std::vector<nn::ir::Model> imports, std::string* why,
+                                                  std::vector<std::string>* following) {
   const size_t corners = imports.empty() ? 0 : imports.size() - 1;
   if (points.size() != imports.size() || corners != size_t(1) << points[0].size()) {
     *why = "the imports are not those of the sample points";
@@ -139,16 +143,20 @@ std::optional<ShapeTemplate> ShapeTemplate::learn(const std::vector<std::vector<
   }
   const std::string text = shape_free_text(imports[0]);
   std::vector<std::vector<int64_t>> integers;
+  std::vector<std::string> differing;
   for (size_t k = 0; k < imports.size(); ++k) {
-    if (k > 0 && shape_free_text(imports[k]) != text) {
+    if (k > 0 &&
+        (shape_free_text(imports[k]) != text || !parameter_differences(imports[0], imports[k], differing))) {
       *why = "the imports differ in more than sizes";
       return std::nullopt;
     }
-    if (const std::string p = k > 0 ? parameter_difference(imports[0], imports[k]) : ""; !p.empty()) {
-      *why = "parameter " + p + " follows the input shapes";
-      return std::nullopt;
-    }
     integers.push_back(integers_of(imports[k]));
+  }
+  if (!differing.empty()) {
+    *why = "parameter '" + differing[0] + "'" + (differing.size() > 1 ? " and others follow" : " follows") +
+           " the input shapes";
+    if (following) *following = std::move(differing);
+    return std::nullopt;
   }
   ShapeTemplate t;
   t.base_ = points[0];

@@ -40,9 +40,12 @@ class ShapeTemplate {
   // From the imports at sample_points (in their order). nullopt, with `why`, when the imports differ in more than
   // integers (functions, names, float arguments, parameter values), or an integer (a variable's dim, a Reshape's
   // shape, a Slice's stop...) is not a multilinear function of the atoms with integer coefficients, or the
-  // check import holds another value than the fit predicts.
+  // check import holds another value than the fit predicts. `following`, when given, receives the parameters
+  // that differ (folded constants an import may compute in the network instead: onnx::import_model's
+  // at_run_time).
   static std::optional<ShapeTemplate> learn(const std::vector<std::vector<int64_t>>& points,
-                                            std::vector<nn::ir::Model> imports, std::string* why);
+                                            std::vector<nn::ir::Model> imports, std::string* why,
+                                            std::vector<std::string>* following = nullptr);
   // The model at atom values `values`: its parameters are listed without their data (they are the imports'
   // own, the same at every shape). Valid until the next call.
   const nn::ir::Model& at(const std::vector<int64_t>& values);

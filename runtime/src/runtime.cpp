@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <set>
 #include <new>
 #include <utility>
 
@@ -66,6 +67,9 @@ struct Model::Impl {
     nn::ir::ParameterStore weights;  // those of every import it was learnt from, held once with the runner's
   };
   std::map<std::vector<bool>, std::optional<Learnt>> templates;
+  // Rounds of imports a template may take: each computes in the network the constants the last found to follow
+  // the shapes (a Slice of a position table, a broadcast mask...), until none does.
+  static constexpr int kMaxRounds = 4;
   std::vector<std::pair<std::vector<nn::Shape>, std::unique_ptr<ExecutorRunner>>> imports;
   ExecutorRunner* runner = nullptr;
   std::vector<Variable> inputs, outputs;
@@ -124,31 +128,42 @@ struct Model::Impl {
       return std::nullopt;
     }
     const auto points = ShapeTemplate::sample_points(at);
-    std::vector<nn::ir::Model> samples;
-    try {
-      for (const auto& p : points) {
-        ImportOptions import;
-        for (const auto& [name, shape] : named(free_dims->shapes(all_atoms(p, held))))
-          import.input_shapes[name] = shape;
-        samples.push_back(nncli::import_model(files, import));
+    std::set<std::string> at_run_time;  // folded constants that follow the shapes, computed in the network
+    for (int round = 0;; ++round) {
+      std::vector<nn::ir::Model> samples;
+      try {
+        for (const auto& p : points) {
+          ImportOptions import;
+          import.onnx_at_run_time = at_run_time;
+          for (const auto& [name, shape] : named(free_dims->shapes(all_atoms(p, held))))
+            import.input_shapes[name] = shape;
+          samples.push_back(nncli::import_model(files, import));
+        }
+      } catch (const nn::Error& e) {
+        NN_LOG_VERBOSE << model << ": no shape template (an import near the shape failed: " << e.what() << ")";
+        return std::nullopt;
       }
-    } catch (const nn::Error& e) {
-      NN_LOG_VERBOSE << model << ": no shape template (an import near the shape failed: " << e.what() << ")";
-      return std::nullopt;
+      nn::ir::ParameterStore weights;
+      weights.load(samples[0].parameters);
+      std::string why;
+      std::vector<std::string> following;
+      auto learnt = ShapeTemplate::learn(points, std::move(samples), &why, &following);
+      if (learnt) return made(std::move(*learnt), std::move(weights), at.size(), points.size() * (round + 1));
+      const size_t before = at_run_time.size();
+      at_run_time.insert(following.begin(), following.end());
+      if (round + 1 == kMaxRounds || at_run_time.size() == before) {
+        NN_LOG_VERBOSE << model << ": no shape template (" << why << "): each new input shape is imported";
+        return std::nullopt;
+      }
     }
-    nn::ir::ParameterStore weights;
-    weights.load(samples[0].parameters);
-    std::string why;
-    auto learnt = ShapeTemplate::learn(points, std::move(samples), &why);
-    if (!learnt) {
-      NN_LOG_VERBOSE << model << ": no shape template (" << why << "): each new input shape is imported";
-      return std::nullopt;
-    }
+  }
+  // The template learnt, its weights held once with the runner's.
+  Learnt made(ShapeTemplate learnt, nn::ir::ParameterStore weights, size_t varied, size_t imports) {
     weights.share_equal_from(runner->parameters());
-    NN_LOG_VERBOSE << model << ": new input shapes are built from a shape template (" << at.size()
-                   << " free dims vary, " << learnt->symbolic_count() << " sizes follow them; learnt from "
-                   << points.size() << " imports)";
-    return Learnt{std::move(*learnt), std::move(weights)};
+    NN_LOG_VERBOSE << single_quoted(files.front()) << ": new input shapes are built from a shape template ("
+                   << varied << " free dims vary, " << learnt.symbolic_count()
+                   << " sizes follow them; learnt from " << imports << " imports)";
+    return Learnt{std::move(learnt), std::move(weights)};
   }
   // The runner at these shapes from a template; throws when the network cannot be built there.
   std::unique_ptr<ExecutorRunner> from_template(Learnt& learnt, const std::vector<int64_t>& values,

@@ -302,6 +302,7 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
   if (outputs.size() < results.size()) outputs.resize(results.size());
   for (auto& o : outputs)
     if (o.empty()) o = helper_name("");
+  for (const auto& o : outputs) all_constant = all_constant && !at_run_time_.count(o);
   if (all_constant) {
     for (size_t j = 0; j < results.size(); ++j) checked_constant_size(outputs[j], results[j]->shape());
     results.front()->forward();

@@ -1,6 +1,7 @@
 // State of one ONNX graph import: tensors with static shapes (constants folded), emitted nnabla functions.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,8 @@ class ImportContext {
   bool symbolic_batch() const { return symbolic_batch_; }
   void set_symbolic_batch(bool on) { symbolic_batch_ = on; }
   const std::string& base_dir() const { return base_dir_; }
+  // Outputs named here are computed by their function in the network rather than folded (onnx_importer.hpp).
+  void compute_at_run_time(std::set<std::string> names) { at_run_time_ = std::move(names); }
 
   // Tensors (names after Cast/Identity aliasing).
   bool has(const std::string& name) const;
@@ -144,6 +147,7 @@ class ImportContext {
   bool symbolic_batch_ = false;
   std::string base_dir_;
   std::map<std::string, Tensor> tensors_;
+  std::set<std::string> at_run_time_;
   std::map<std::string, std::string> aliases_;
   std::map<std::string, int> type_counts_;
   int helper_counter_ = 0;

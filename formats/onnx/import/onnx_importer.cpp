@@ -164,12 +164,14 @@ bool has_symbolic_dims(const ::onnx::ModelProto& model, const InputShapes& shape
 // `release`, when given, is `model` itself, whose initializers' data is freed as soon as it is read (the last
 // walk over a model nothing reads again): a model's weights are then held once at a time, not twice.
 ir::Model import_graph(const ::onnx::ModelProto& model, const std::string& base_dir, int64_t symbolic,
-                       const InputShapes& shapes, ::onnx::ModelProto* release = nullptr) {
+                       const InputShapes& shapes, ::onnx::ModelProto* release = nullptr,
+                       const std::set<std::string>& at_run_time = {}) {
   const int64_t opset = default_opset(model);
   const auto& graph = model.graph();
   const std::string graph_name = graph.name().empty() ? std::string("network") : graph.name();
   ImportContext ctx(graph_name, opset, base_dir);
   ctx.set_symbolic_batch(has_symbolic_dims(model, shapes));
+  ctx.compute_at_run_time(at_run_time);
 
   std::set<std::string> initializer_names, input_names;
   for (const auto& init : graph.initializer()) initializer_names.insert(init.name());
@@ -258,8 +260,8 @@ void log_fixed_dims(const ::onnx::ModelProto& model, const InputShapes& shapes) 
   for (const auto* info : free_inputs(model, {})) {
     auto it = shapes.find(info->name());
     if (it == shapes.end()) continue;
-    NN_LOG_VERBOSE << "ONNX: input " << quoted(info->name()) << " " << dims_text(info->type().tensor_type().shape())
-                   << " fixed at " << to_string(it->second);
+    NN_LOG_VERBOSE << "ONNX: input " << quoted(info->name()) << " "
+                   << dims_text(info->type().tensor_type().shape()) << " fixed at " << to_string(it->second);
   }
 }
 
@@ -277,7 +279,7 @@ void check_shape_names(const ::onnx::ModelProto& model, const InputShapes& shape
 }
 
 ir::Model import_checked(const ::onnx::ModelProto& model, const std::string& base_dir, ::onnx::ModelProto* release,
-                         const InputShapes& shapes) {
+                         const InputShapes& shapes, const std::set<std::string>& at_run_time = {}) {
   const std::vector<std::string> missing = unsupported_operators(model);
   if (!missing.empty()) {
     std::string list;
@@ -289,7 +291,7 @@ ir::Model import_checked(const ::onnx::ModelProto& model, const std::string& bas
   check_shape_names(model, shapes);
   log_fixed_dims(model, shapes);
   if (!has_symbolic_dims(model, shapes)) {
-    ir::Model fixed = import_graph(model, base_dir, 1, shapes, release);
+    ir::Model fixed = import_graph(model, base_dir, 1, shapes, release, at_run_time);
     fixed.networks[0].batch_size = given_batch(model, shapes);
     return fixed;
   }
@@ -305,12 +307,14 @@ ir::Model import_model_proto(const ::onnx::ModelProto& model, const std::string&
   return import_checked(model, base_dir, nullptr, shapes);
 }
 
-ir::Model import_model(const std::string& path, const InputShapes& shapes) {
+ir::Model import_model(const std::string& path, const InputShapes& shapes,
+                       const std::set<std::string>& at_run_time) {
   ::onnx::ModelProto model = load_model_proto(path);
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
   return naming_out_of_memory(quoted(path), [&] {
-    return with_context(quoted(path),
-                        [&] { return import_checked(model, base_dir.empty() ? "." : base_dir, &model, shapes); });
+    return with_context(quoted(path), [&] {
+      return import_checked(model, base_dir.empty() ? "." : base_dir, &model, shapes, at_run_time);
+    });
   });
 }
 
