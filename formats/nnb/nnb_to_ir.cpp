@@ -68,7 +68,7 @@ void input_major_weight(nn::ir::Network& net, nn::ir::Function& fn, size_t k, co
                        std::vector<int64_t> value) {
     const std::string name = fn.name + "_weight_" + type;
     net.variables.push_back({name, "Buffer", {}, shape, {}});
-    nn::ir::Function f{name, type, {}, {}, {in}, {name}, {}, {}, true, {}};
+    nn::ir::Function f{name, type, {}, {}, {in}, {name}, {}, {}, true, {}, {}};
     f.attrs.set(attr, std::move(value));
     if (type == "Reshape") f.attrs.set("inplace", false);
     net.functions.push_back(std::move(f));

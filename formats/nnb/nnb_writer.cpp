@@ -138,13 +138,13 @@ void transpose_computed_weights(nn::ir::Network& net) {
         if (shape.size() != 2) {
           const std::string flat = v->name + "_2d";
           net.variables.push_back({flat, "Buffer", {}, {rows, cols}, {}});
-          functions.push_back({flat, "Reshape", {}, {}, {source}, {flat}, {}, {}, true, {}});
+          functions.push_back({flat, "Reshape", {}, {}, {source}, {flat}, {}, {}, true, {}, {}});
           functions.back().attrs.set("shape", std::vector<int64_t>{rows, cols});
           functions.back().attrs.set("inplace", true);
           source = flat;
         }
         net.variables.push_back({it->second, "Buffer", {}, {cols, rows}, {}});
-        functions.push_back({it->second, "Transpose", {}, {}, {source}, {it->second}, {}, {}, true, {}});
+        functions.push_back({it->second, "Transpose", {}, {}, {source}, {it->second}, {}, {}, true, {}, {}});
         functions.back().attrs.set("axes", std::vector<int64_t>{1, 0});
       }
       f.inputs[k] = it->second;

@@ -133,6 +133,8 @@ ir::Function proto_to_function(const nnabla::Function& proto) {
 }
 
 void function_to_proto(const ir::Function& f, nnabla::Function* proto) {
+  NN_CHECK_CODE(f.subnetworks.empty(), ErrorCode::kUnsupported)
+      << ir::label(f) << ": runs graphs of its own (ONNX control flow), which an NNP file cannot hold";
   proto->set_name(f.name);
   proto->set_type(f.type);
   for (const auto& r : f.repeat_id) proto->add_repeat_id(r);
@@ -152,8 +154,9 @@ void function_to_proto(const ir::Function& f, nnabla::Function* proto) {
   if (!f.has_param && f.attrs.empty()) return;
   const auto* field = function_param_field(f.type);
   if (!field) {
-    NN_CHECK(f.attrs.empty()) << ir::label(f) << ": this function type takes no arguments, but "
-                              << f.attrs.values().begin()->first << " is set";
+    NN_CHECK_CODE(f.attrs.empty(), ErrorCode::kUnsupported)
+        << ir::label(f) << ": this function type takes no arguments in an NNP file, but "
+        << f.attrs.values().begin()->first << " is set";
     return;
   }
   auto* msg = proto->GetReflection()->MutableMessage(proto, field);

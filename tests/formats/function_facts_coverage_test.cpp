@@ -18,11 +18,17 @@ namespace {
 
 const nn::OpRegistry& registry() { return nn::OpRegistry::instance(); }
 
+// nncli's own inference functions for ONNX control flow and shapes computed from the data: nnabla.proto has no
+// message for them (the NNP writer refuses their arguments and sub-graphs).
+const std::set<std::string> kNotInNnablaProto = {"Loop",       "If",        "ONNXSlice",           "ONNXReshape",
+                                                 "ONNXExpand", "ONNXRange", "ONNXConstantOfShape", "ONNXResizeTo"};
+
 // Every function: the schema's arguments are the fields of its *_param message, in order, with their types
 // (float fields may be read as double and the reverse: both are "f" in NNB and text formats).
 TEST(FunctionFactsCoverage, SchemaArgumentsAreNnablaProtoFields) {
   size_t with_arguments = 0;
   for (const std::string& type : registry().names()) {
+    if (kNotInNnablaProto.count(type)) continue;
     const nn::OpSchema& schema = registry().get(type);
     const auto fields = nn::formats::nnp::function_arguments(type);
     with_arguments += fields.empty() ? 0 : 1;

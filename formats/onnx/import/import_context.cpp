@@ -7,6 +7,8 @@
 
 #include "nn/core/error.hpp"
 #include "nn/graph/functions.hpp"
+#include "nn/ir/graph_builder.hpp"
+#include "nn/ops/op_registry.hpp"
 
 namespace nn::formats::onnx {
 
@@ -279,9 +281,10 @@ std::string ImportContext::constant(const Shape& shape, std::vector<float> value
 }
 
 std::vector<std::string> ImportContext::emit(const std::string& type, const std::vector<std::string>& inputs,
-                                             const Attrs& attrs, std::vector<std::string> outputs, bool fold) {
+                                             const Attrs& attrs, std::vector<std::string> outputs, bool fold,
+                                             const SubNetworks& subnetworks) {
   std::vector<VariablePtr> vars;
-  bool all_constant = fold && !inputs.empty(), symbolic = false;
+  bool all_constant = fold && subnetworks.empty() && !inputs.empty(), symbolic = false;
   for (const auto& name : inputs) {
     const Tensor& t = tensor(name);
     vars.push_back(t.var);
@@ -297,8 +300,14 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
           << type << " would compute with it as data";
     }
   const Attrs& used_attrs = type == "Reshape" && !all_constant ? reshape_of_data_axis(inputs.at(0), attrs) : attrs;
-  std::vector<VariablePtr> results =
-      with_context(type, [&] { return nn::call(type, vars, used_attrs, nn::cpu_context()); });
+  ir::Function f;
+  f.subnetworks = subnetworks;
+  std::vector<VariablePtr> results = with_context(type, [&] {
+    if (subnetworks.empty()) return nn::call(type, vars, used_attrs, nn::cpu_context());
+    FunctionPtr fn = OpRegistry::instance().create(type, used_attrs, nn::cpu_context());
+    fn->set_subgraphs(ir::build_subgraphs(f, {}));
+    return connect(fn, vars);
+  });
   if (outputs.size() < results.size()) outputs.resize(results.size());
   for (auto& o : outputs)
     if (o.empty()) o = helper_name("");
@@ -311,7 +320,6 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
     if (symbolic) fold_symbols_of(type, inputs, used_attrs, outputs, results);
     return outputs;
   }
-  ir::Function f;
   f.name = function_name(type);
   f.type = type;
   for (const auto& name : inputs) f.inputs.push_back(resolve(name));
@@ -323,10 +331,23 @@ std::vector<std::string> ImportContext::emit(const std::string& type, const std:
   std::vector<DataAxis> axes;
   for (size_t j = 0; j < results.size(); ++j)
     axes.push_back(output_data_axis(type, inputs, used_attrs, built, j, results[j]->shape()));
+  // In a sub-graph, sizes follow values (ONNXSlice, ONNXConstantOfShape ...): its functions run on their stand-ins
+  // so that what reads their outputs sees consistent values and shapes (zeros where a stand-in cannot run).
+  bool ran = false;
+  if (shapes_at_run_time_) {
+    try {
+      results.front()->forward();
+      ran = true;
+    } catch (const Error&) {
+    }
+  }
   for (size_t j = 0; j < results.size(); ++j) {
     Tensor t;
     t.var = Variable::create(results[j]->shape());
-    t.var->data()->zero();
+    if (ran)
+      t.var->data()->copy_from(*results[j]->data());
+    else
+      t.var->data()->zero();
     aliases_.erase(outputs[j]);
     tensors_[outputs[j]] = std::move(t);
     set_data_axis(outputs[j], axes[j].axis, axes[j].size);
@@ -368,6 +389,9 @@ ImportContext::DataAxis ImportContext::output_data_axis(const std::string& type,
                                                         const Function& f, size_t j, const Shape& out_shape) {
   using K = SymExpr::Kind;
   const size_t rank = out_shape.size();
+  if (type == "Loop")  // the final carried values keep their shape, the scan outputs stack a run-time count
+    return j < size_t(attrs.get_int("num_carried")) ? DataAxis{} : DataAxis{0, new_atom(nullptr)};
+  if (type == "If" || type == "Shape") return {};  // If: marked where the branches differ (import_control.cpp)
   if (f.output_size_follows_data()) {
     // A fresh length, at most the product of the inputs' element counts (NonZero, BoolGather and Unique keep at
     // most every element; NonMaxSuppression at most batch x classes x boxes).
@@ -382,7 +406,12 @@ ImportContext::DataAxis ImportContext::output_data_axis(const std::string& type,
       it->second = new_atom(sym_op(K::kMul, bound));
     }
     const Sym size = it->second;
+    if (rank == 0) return {};                 // a scalar (ONNXReshape to ()) has no axis to size
     if (type == "NonZero") return {1, size};  // (rank of x, count)
+    if (type == "ONNXSlice") {                // the first axis it slices
+      const int64_t a = attrs.get_ints("axes").at(0);
+      return {a < 0 ? a + int64_t(rank) : a, size};
+    }
     if (type == "Unique" && j == 0 && attrs.has("axis") && !attrs.get_bool("flatten", true))
       return {attrs.get_int("axis"), size};
     return {0, size};

@@ -49,6 +49,10 @@ class ImportContext {
   const std::string& base_dir() const { return base_dir_; }
   // Outputs named here are computed by their function in the network rather than folded (onnx_importer.hpp).
   void compute_at_run_time(std::set<std::string> names) { at_run_time_ = std::move(names); }
+  // A sub-graph's context (Loop's body, If's branches): shapes may change from one run to the next, so Shape is
+  // computed when it runs rather than folded.
+  bool shapes_at_run_time() const { return shapes_at_run_time_; }
+  void set_shapes_at_run_time(bool on) { shapes_at_run_time_ = on; }
 
   // Tensors (names after Cast/Identity aliasing).
   bool has(const std::string& name) const;
@@ -56,6 +60,9 @@ class ImportContext {
   int64_t rank(const std::string& name) const { return int64_t(shape(name).size()); }
   // Known at import time and foldable (initializers that are also graph inputs are not).
   bool is_constant(const std::string& name) const;
+  // Whether its values are known at import (any constant, an overridable initializer's default included); else
+  // they are computed from the data when the graph runs.
+  bool has_values(const std::string& name) const { return tensor(name).constant; }
   std::vector<float> const_values(const std::string& name) const;
   // Exact integers for integer tensors, rounded floats otherwise; throws unless constant, and when the value
   // follows run-time sizes (symbols(name)).
@@ -78,6 +85,8 @@ class ImportContext {
   // A 1-D tensor whose run-time length is `size` (the data axis of a tensor computed earlier, sliced to it);
   // throws when no tensor computed so far has that length.
   std::string ruler(const Sym& size, const std::string& what);
+  // A new run-time length, at most `bound` (nullptr: unbounded).
+  Sym fresh_size(Sym bound = nullptr) { return new_atom(std::move(bound)); }
   // Marks output `name` as having data axis `axis` of run-time length `size`.
   void set_data_axis(const std::string& name, int64_t axis, Sym size);
   // ONNX element type when known (FLOAT by default).
@@ -101,8 +110,11 @@ class ImportContext {
   void begin_node(const ::onnx::NodeProto& node);
   // Emits an nnabla function (folded into a constant when every input is constant). Empty output names
   // get helper names. Returns the output names.
+  // `subnetworks`: the graphs the function runs itself (Loop's body), never folded.
+  using SubNetworks = std::vector<std::shared_ptr<const ir::SubNetwork>>;
   std::vector<std::string> emit(const std::string& type, const std::vector<std::string>& inputs,
-                                const Attrs& attrs, std::vector<std::string> outputs, bool fold = true);
+                                const Attrs& attrs, std::vector<std::string> outputs, bool fold = true,
+                                const SubNetworks& subnetworks = {});
   std::string emit1(const std::string& type, const std::vector<std::string>& inputs, const Attrs& attrs = {},
                     const std::string& output = "");
   // A fresh constant named after the current node.
@@ -145,6 +157,7 @@ class ImportContext {
   std::string graph_name_;
   int64_t opset_;
   bool symbolic_batch_ = false;
+  bool shapes_at_run_time_ = false;
   std::string base_dir_;
   std::map<std::string, Tensor> tensors_;
   std::set<std::string> at_run_time_;

@@ -139,6 +139,20 @@ void emit_onnx_resize(ImportContext& ctx, const NodeView& node, const std::strin
             node.output(0));
 }
 
+// Resize to sizes computed from the data: ONNXResizeTo reads them when it runs.
+void import_resize_to(ImportContext& ctx, const NodeView& node, const std::string& mode) {
+  NN_CHECK_CODE(node.input(1).empty() || ctx.const_values(node.input(1)).empty(), ErrorCode::kUnsupported)
+      << "roi with sizes computed from the data is not supported";
+  ctx.emit1("ONNXResizeTo", {node.input(0), node.input(3)},
+            {{"mode", mode},
+             {"coordinate_transformation_mode", node.get_string("coordinate_transformation_mode", "half_pixel")},
+             {"cubic_coeff_a", double(node.get_float("cubic_coeff_a", -0.75f))},
+             {"exclude_outside", node.get_int("exclude_outside", 0)},
+             {"extrapolation_value", double(node.get_float("extrapolation_value", 0.0f))},
+             {"nearest_mode", node.get_string("nearest_mode", "round_prefer_floor")}},
+            node.output(0));
+}
+
 void import_resize(ImportContext& ctx, const NodeView& node) {
   const std::string mode = node.get_string("mode", "nearest");
   NN_CHECK_CODE(mode == "nearest" || mode == "linear" || mode == "cubic", ErrorCode::kUnsupported)
@@ -151,6 +165,8 @@ void import_resize(ImportContext& ctx, const NodeView& node) {
   std::vector<int64_t> sizes;
   if (!node.input(scales_index).empty() && !ctx.const_values(node.input(scales_index)).empty())
     scales = ctx.const_values(node.input(scales_index));
+  if (node.num_inputs() > 3 && !node.input(3).empty() && !ctx.has_values(node.input(3)))
+    return import_resize_to(ctx, node, mode);  // sizes computed from the data
   if (node.num_inputs() > 3 && !node.input(3).empty()) sizes = ctx.const_ints(node.input(3));
   NN_CHECK(!scales.empty() || !sizes.empty()) << "neither scales nor sizes is given";
   NN_CHECK((sizes.empty() ? scales.size() : sizes.size()) == in.size())

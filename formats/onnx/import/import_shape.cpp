@@ -81,6 +81,11 @@ void import_constant_of_shape(ImportContext& ctx, const NodeView& node) {
     type = d.data_type;
   }
   if (sym) return constant_of_symbolic_shape(ctx, node, *sym, value, type);
+  if (!ctx.has_values(node.input(0))) {  // a shape computed from the data: read when it runs
+    ctx.emit1("ONNXConstantOfShape", {node.input(0)}, {{"value", double(value)}}, node.output(0));
+    ctx.set_data_type(node.output(0), type);
+    return;
+  }
   const std::vector<int64_t> dims = ctx.const_ints(node.input(0));
   Shape shape(dims.begin(), dims.end());
   const size_t n = size_t(ImportContext::checked_constant_size(node.output(0), shape));
@@ -97,6 +102,12 @@ void import_shape(ImportContext& ctx, const NodeView& node) {
   if (end < 0) end += rank;
   start = std::clamp<int64_t>(start, 0, rank);
   end = std::clamp<int64_t>(end, start, rank);
+  if (ctx.shapes_at_run_time() && !ctx.has_values(node.input(0))) {  // a sub-graph's shapes change as it runs
+    ctx.emit1("Shape", {node.input(0)}, {{"start", start}, {"end", end == rank ? int64_t(0) : end}},
+              node.output(0));
+    ctx.set_data_type(node.output(0), ::onnx::TensorProto::INT64);
+    return;
+  }
   std::vector<int64_t> dims(s.begin() + start, s.begin() + end);
   add_int_constant(ctx, node.output(0), {int64_t(dims.size())}, dims);
   SymValues sym;  // a data-sized axis's length is known only at run time
@@ -110,6 +121,16 @@ void import_size(ImportContext& ctx, const NodeView& node) {
 }
 
 void import_range(ImportContext& ctx, const NodeView& node) {
+  bool known = true;  // else computed from the data or from run-time sizes: ONNXRange reads them when it runs
+  for (size_t i = 0; i < 3; ++i) known = known && ctx.has_values(node.input(i)) && !ctx.symbols(node.input(i));
+  if (!known) {
+    ctx.emit1("ONNXRange",
+              {run_time_values(ctx, node.input(0)), run_time_values(ctx, node.input(1)),
+               run_time_values(ctx, node.input(2))},
+              {}, node.output(0));
+    ctx.set_data_type(node.output(0), ctx.data_type(node.input(0)));
+    return;
+  }
   const double start = ctx.const_values(node.input(0)).at(0), limit = ctx.const_values(node.input(1)).at(0);
   const double delta = ctx.const_values(node.input(2)).at(0);
   NN_CHECK(delta != 0) << "Range delta is 0";

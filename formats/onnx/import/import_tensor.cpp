@@ -63,6 +63,11 @@ void reshape_symbolic(ImportContext& ctx, const NodeView& node, const SymValues&
 
 void import_reshape(ImportContext& ctx, const NodeView& node) {
   const Shape& in = ctx.shape(node.input(0));
+  if (ctx.opset() >= 5 && !ctx.has_values(node.input(1))) {  // a shape computed from the data: read when it runs
+    ctx.emit1("ONNXReshape", {node.input(0), node.input(1)}, {{"allowzero", node.get_int("allowzero", 0) != 0}},
+              node.output(0));
+    return;
+  }
   if (ctx.opset() >= 5)
     if (const SymValues* sym = ctx.symbols(node.input(1))) return reshape_symbolic(ctx, node, *sym);
   std::vector<int64_t> target = ctx.opset() < 5 ? node.get_ints("shape") : ctx.const_ints(node.input(1));
@@ -184,7 +189,27 @@ void import_split(ImportContext& ctx, const NodeView& node) {
   }
 }
 
+// Whether a Slice's starts, ends or steps are computed from the data (not constants, nor run-time sizes that
+// the engine's Slice follows).
+bool slices_at_run_time(ImportContext& ctx, const NodeView& node) {
+  if (ctx.opset() < 10) return false;
+  const auto data = [&](size_t i) { return !node.input(i).empty() && !ctx.has_values(node.input(i)); };
+  return data(1) || data(2) || data(4);
+}
+
+// ONNXSlice reads starts, ends and steps when it runs; its output's size follows their values.
+void import_run_time_slice(ImportContext& ctx, const NodeView& node) {
+  const int64_t n = shape_size(ctx.shape(node.input(1)));
+  std::vector<int64_t> axes = ints_input_or(ctx, node, 3, {});
+  if (axes.empty())
+    for (int64_t i = 0; i < n; ++i) axes.push_back(i);
+  const std::string steps =
+      node.input(4).empty() ? ctx.constant({n}, std::vector<float>(size_t(n), 1.f)) : node.input(4);
+  ctx.emit1("ONNXSlice", {node.input(0), node.input(1), node.input(2), steps}, {{"axes", axes}}, node.output(0));
+}
+
 void import_slice(ImportContext& ctx, const NodeView& node) {
+  if (slices_at_run_time(ctx, node)) return import_run_time_slice(ctx, node);
   std::string x = node.input(0);
   const Shape in = ctx.shape(x);
   const int64_t rank = int64_t(in.size());
@@ -329,6 +354,10 @@ void expand_symbolic(ImportContext& ctx, const NodeView& node, const SymValues& 
 
 void import_expand(ImportContext& ctx, const NodeView& node) {
   if (const SymValues* sym = ctx.symbols(node.input(1))) return expand_symbolic(ctx, node, *sym);
+  if (!ctx.has_values(node.input(1))) {  // a shape computed from the data: read when it runs
+    ctx.emit1("ONNXExpand", {node.input(0), node.input(1)}, {}, node.output(0));
+    return;
+  }
   const std::vector<int64_t> shape = ctx.const_ints(node.input(1));
   const Shape out = broadcast_shapes(ctx.shape(node.input(0)), shape);
   std::string x = align_rank(ctx, node.input(0), int64_t(out.size()));

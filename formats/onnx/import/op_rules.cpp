@@ -2,6 +2,7 @@
 #include "formats/onnx/import/op_rules.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "nn/core/error.hpp"
 
@@ -21,6 +22,7 @@ const std::vector<OpRule>& import_rules() {
     add_selection_rules(r);
     add_data_sized_rules(r);
     add_control_rules(r);
+    add_loop_rules(r);
     add_indexing_rules(r);
     add_layer_norm_rules(r);
     add_recurrent_rules(r);
@@ -86,6 +88,33 @@ std::vector<int64_t> ints_input_or(ImportContext& ctx, const NodeView& node, siz
   const std::string name = node.input(i);
   if (name.empty()) return fallback;
   return ctx.const_ints(name);
+}
+
+// A value that follows run-time sizes computed when the graph runs, as a (1,) tensor: each size is the length of a
+// tensor of that size (ImportContext::ruler), and the sums, products, minima, maxima and comparisons of them the
+// engine's functions.
+std::string size_tensor(ImportContext& ctx, const Sym& s) {
+  using K = SymExpr::Kind;
+  if (s->kind == K::kConst) return ctx.constant({1}, {float(s->value)});
+  if (s->kind == K::kAtom) return ctx.emit1("Shape", {ctx.ruler(s, "the condition")});
+  static const std::map<K, const char*> kFunctions = {
+      {K::kAdd, "Add2"}, {K::kMul, "Mul2"}, {K::kMin, "Minimum2"}, {K::kMax, "Maximum2"}, {K::kEq, "Equal"}};
+  auto f = kFunctions.find(s->kind);
+  NN_CHECK_CODE(f != kFunctions.end() && !s->args.empty(), ErrorCode::kUnsupported)
+      << "the condition follows run-time sizes as " << sym_text(s) << ", which cannot be computed";
+  std::string r = size_tensor(ctx, s->args[0]);
+  for (size_t i = 1; i < s->args.size(); ++i) r = ctx.emit1(f->second, {r, size_tensor(ctx, s->args[i])});
+  return r;
+}
+
+std::string run_time_values(ImportContext& ctx, const std::string& name) {
+  const SymValues* sym = ctx.symbols(name);
+  if (!sym) return name;
+  std::vector<std::string> parts;
+  for (const Sym& s : *sym) parts.push_back(size_tensor(ctx, s));
+  const std::string joined =
+      parts.size() == 1 ? parts[0] : ctx.emit1("Concatenate", parts, {{"axis", int64_t(0)}});
+  return reshape_to(ctx, joined, ctx.shape(name));
 }
 
 }  // namespace nn::formats::onnx

@@ -33,6 +33,7 @@ void add_recurrent_rules(std::vector<OpRule>& rules);    // import_recurrent.cpp
 void add_loss_rules(std::vector<OpRule>& rules);         // import_loss.cpp
 void add_data_sized_rules(std::vector<OpRule>& rules);   // import_data_sized.cpp (NonZero, Compress, Unique, NMS)
 void add_control_rules(std::vector<OpRule>& rules);      // import_control.cpp (If)
+void add_loop_rules(std::vector<OpRule>& rules);         // import_loop.cpp
 
 // The nodes of `graph` (the main graph or a subgraph whose outer names are visible), one rule each
 // (onnx_importer.cpp).
@@ -51,6 +52,12 @@ void import_recurrent_unrolled(ImportContext& ctx, const NodeView& node, bool ls
 // (import_shape.cpp).
 std::string fill_symbolic_shape(ImportContext& ctx, const std::string& shape, const SymValues& dims, float value,
                                 const std::string& output = "");
+
+// Values that follow run-time sizes computed when the graph runs: a (1,) tensor for one expression (Shape of a
+// tensor of each size, then the functions its sums, products, minima, maxima and comparisons need), and `name`'s
+// values so computed in its shape (`name` itself when it has no symbols) (op_rules.cpp).
+std::string size_tensor(ImportContext& ctx, const Sym& s);
+std::string run_time_values(ImportContext& ctx, const std::string& name);
 
 // Helpers shared by the families.
 // Whether a Cast between ONNX element types keeps float values exact (no narrowing to half floats, no strings).

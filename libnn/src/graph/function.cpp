@@ -17,6 +17,10 @@ int Function::num_outputs(const std::vector<Shape>& input_shapes) const {
   return n;
 }
 
+void Function::set_subgraphs(std::vector<SubGraph> graphs) {
+  NN_INTERNAL_CHECK(graphs.empty()) << type() << " runs no graph of its own, given " << graphs.size();
+}
+
 void Function::check_inputs(const Variables& inputs, const char* stage) const {
   const int n = int(inputs.size());
   const int lo = schema_.min_inputs(), hi = schema_.max_inputs();

@@ -134,6 +134,24 @@ VariablePtr BuiltNetwork::get(const std::string& var_name) const {
 }
 
 // ---------------------------------------------------------------------------------------------------
+std::vector<SubGraph> build_subgraphs(const Function& f, const BuildOptions& options) {
+  std::vector<SubGraph> graphs;
+  for (const auto& sub : f.subnetworks) {
+    ParameterStore none;  // a sub-network reads every value through its inputs
+    BuildOptions run = options;
+    run.run_while_building = true;
+    const BuiltNetwork built = build_network(sub->network, none, run);
+    SubGraph g;
+    for (const auto& name : sub->inputs) {
+      auto it = built.variables.find(name);
+      g.inputs.push_back(it == built.variables.end() ? nullptr : it->second);
+    }
+    for (const auto& name : sub->outputs) g.outputs.push_back(built.get(name));
+    graphs.push_back(std::move(g));
+  }
+  return graphs;
+}
+
 namespace {
 
 class NetworkBuilder {
@@ -203,8 +221,10 @@ class NetworkBuilder {
           outputs = connect_channel_last(spec, inputs, options_.context);
         } else {
           FunctionPtr fn = OpRegistry::instance().create(spec.type, spec.attrs, options_.context);
+          fn->set_subgraphs(build_subgraphs(f, options_));
           outputs = connect_outputs(fn, inputs, f);
           if (!outputs.empty() && outputs.front()->parent()) outputs.front()->parent()->name = f.name;
+          if (options_.run_while_building) run_once(*fn, inputs, outputs);
         }
         bind_outputs(f, outputs);
       });
@@ -218,6 +238,19 @@ class NetworkBuilder {
       return connect(fn, inputs, "");
     } catch (Error& e) {
       throw Error(e.code(), strip_type_context(e.what(), fn->type()));
+    }
+  }
+
+  // Runs fn on the values its inputs hold while building; values it cannot take (stand-ins) leave its outputs
+  // as set up.
+  static void run_once(nn::Function& fn, const std::vector<VariablePtr>& inputs,
+                       const std::vector<VariablePtr>& outputs) {
+    Variables in, out;
+    for (const auto& v : inputs) in.push_back(v.get());
+    for (const auto& v : outputs) out.push_back(v.get());
+    try {
+      fn.forward(in, out);
+    } catch (const Error&) {
     }
   }
 

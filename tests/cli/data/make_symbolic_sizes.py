@@ -6,7 +6,8 @@
 #                       (symsize_{many,few,none}*: 5, 2 and 0 values above 0.5)
 #   if_empty.onnx       If(ReduceProd(Shape(sel)) == 0, then: an empty constant, else: sel * ReduceMax(sel))
 #                       (symsize_{many,none}*)
-#   if_nonempty.onnx    the same If whose then branch holds [-1]: refused (the branches would be chosen at run time)
+#   if_nonempty.onnx    the same If whose then branch holds [-1]: nncli's If chooses the branch when it runs, the
+#                       condition computed from the selection's run-time length (symsize_{many,none}*)
 #   count_as_data.onnx  x * len(sel): refused (the count would be computed with as data, at its import-time value)
 import os
 import subprocess
@@ -109,3 +110,4 @@ for tag in inputs:
     expect("topk_of_count", tag, 2)
 for tag in ["many", "none"]:
     expect("if_empty", tag, 1)
+    expect("if_nonempty", tag, 1)

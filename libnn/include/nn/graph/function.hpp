@@ -15,6 +15,13 @@ class Variable;
 struct OpSchema;
 using Variables = std::vector<Variable*>;
 
+// A graph a function runs itself (an ONNX Loop's body, an If's branch): the variables it fills before each run
+// (nullptr where the graph does not read that input) and the ones it reads after.
+struct SubGraph {
+  std::vector<std::shared_ptr<Variable>> inputs;
+  std::vector<std::shared_ptr<Variable>> outputs;
+};
+
 class Function {
  public:
   Function(const OpSchema& schema, const Context& ctx, const Attrs& attrs);
@@ -58,6 +65,9 @@ class Function {
   // training check labels where they enter and name the dataset row at fault.
   virtual std::vector<std::pair<int, int64_t>> index_inputs() const { return {}; }
   const std::vector<Shape>& setup_input_shapes() const { return input_shapes_; }
+  // How many graphs the function runs itself (Loop: 1, If: 2); they are given once, before setup.
+  virtual size_t num_subgraphs() const { return 0; }
+  virtual void set_subgraphs(std::vector<SubGraph> graphs);
 
  protected:
   virtual void setup_impl(const Variables& inputs, const Variables& outputs) = 0;

@@ -45,6 +45,9 @@ struct BuildOptions {
   nn::Context context;      // backend preference (nn::Context, not the file's ir::Context)
   bool training = false;    // false: Dropout etc. become identity, BN uses running stats (batch_stat=false)
   uint32_t seed = 0;        // for parameters created from initializers
+  // Each function runs on its inputs' current values once it is set up (sub-networks: a function whose output
+  // size follows values, such as ONNXConstantOfShape of a Shape, then sets up what reads it from real values).
+  bool run_while_building = false;
 };
 
 // A built network: every named variable of the file, in file order of the network's variables.
@@ -60,5 +63,8 @@ struct BuiltNetwork {
 // network must already be expanded (no repeat_info). Throws nn::Error with context
 // "network 'N': function 'F' (Type): ..." on unknown function types, arguments or shape mismatches.
 BuiltNetwork build_network(const Network& network, ParameterStore& params, const BuildOptions& options);
+
+// The graphs of f's sub-networks (ir::SubNetwork), built for Function::set_subgraphs.
+std::vector<SubGraph> build_subgraphs(const Function& f, const BuildOptions& options);
 
 }  // namespace nn::ir

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,6 +43,8 @@ struct RecurrentParam {
   int64_t axis = 0;
 };
 
+struct SubNetwork;
+
 struct Function {
   std::string name;
   std::string type;
@@ -53,6 +56,8 @@ struct Function {
   std::optional<RecurrentParam> recurrent_param;
   bool has_param = false;  // a <snake>_param message was present (even if empty)
   Attrs attrs;             // arguments of the <snake>_param message by name
+  // Networks the function runs itself (an ONNX Loop's body), built with it; no NNP message holds them.
+  std::vector<std::shared_ptr<const SubNetwork>> subnetworks;
 };
 
 struct RepeatInfo {
@@ -69,6 +74,14 @@ struct Network {
 
   const Variable* find_variable(const std::string& n) const;
   Variable* find_variable(const std::string& n);
+};
+
+// A network a function runs (Function::subnetworks): its inputs and outputs in the order the function binds them.
+// Every input is a Buffer variable the function fills; every output is produced by one of its functions.
+struct SubNetwork {
+  Network network;
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
 };
 
 struct Parameter {
