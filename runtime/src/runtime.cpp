@@ -69,7 +69,7 @@ struct Model::Impl {
   std::map<std::vector<bool>, std::optional<Learnt>> templates;
   // Rounds of imports a template may take: each computes in the network the constants the last found to follow
   // the shapes (a Slice of a position table, a broadcast mask...), until none does.
-  static constexpr int kMaxRounds = 4;
+  static constexpr int kMaxRounds = 8;
   std::vector<std::pair<std::vector<nn::Shape>, std::unique_ptr<ExecutorRunner>>> imports;
   ExecutorRunner* runner = nullptr;
   std::vector<Variable> inputs, outputs;

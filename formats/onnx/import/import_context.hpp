@@ -49,6 +49,7 @@ class ImportContext {
   const std::string& base_dir() const { return base_dir_; }
   // Outputs named here are computed by their function in the network rather than folded (onnx_importer.hpp).
   void compute_at_run_time(std::set<std::string> names) { at_run_time_ = std::move(names); }
+  bool computed_at_run_time(const std::string& name) const { return at_run_time_.count(name) > 0; }
   // A sub-graph's context (Loop's body, If's branches): shapes may change from one run to the next, so Shape is
   // computed when it runs rather than folded.
   bool shapes_at_run_time() const { return shapes_at_run_time_; }

@@ -89,6 +89,11 @@ void import_constant_of_shape(ImportContext& ctx, const NodeView& node) {
   const std::vector<int64_t> dims = ctx.const_ints(node.input(0));
   Shape shape(dims.begin(), dims.end());
   const size_t n = size_t(ImportContext::checked_constant_size(node.output(0), shape));
+  if (ctx.computed_at_run_time(node.output(0))) {  // its size follows the inputs: made by a function
+    ctx.emit1("Constant", {}, {{"val", double(value)}, {"shape", dims}}, node.output(0));
+    ctx.set_data_type(node.output(0), type);
+    return;
+  }
   ctx.add_constant(
       node.output(0), shape, std::vector<float>(n, value),
       type == ::onnx::TensorProto::FLOAT ? std::vector<int64_t>{} : std::vector<int64_t>(n, int64_t(value)), type);

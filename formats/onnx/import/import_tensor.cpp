@@ -14,7 +14,9 @@ void reshape_output(ImportContext& ctx, const NodeView& node, const Shape& shape
   const std::string x = node.input(0);
   NN_CHECK(shape_size(shape) == shape_size(ctx.shape(x)))
       << "cannot reshape " << to_string(ctx.shape(x)) << " to " << to_string(shape);
-  if (ctx.is_constant(x)) {  // keep integer payloads (shape tensors) exact, and their symbols
+  // Keep integer payloads (shape tensors) exact, and their symbols; a reshape whose size follows the inputs is
+  // computed in the network (ImportContext::computed_at_run_time).
+  if (ctx.is_constant(x) && !ctx.computed_at_run_time(node.output(0))) {
     const SymValues* sym = ctx.symbols(x);
     const SymValues kept = sym ? *sym : SymValues{};
     ctx.add_constant(node.output(0), shape, ctx.stand_in_values(x), ctx.stand_in_ints(x), ctx.data_type(x));
