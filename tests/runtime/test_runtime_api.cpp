@@ -161,6 +161,39 @@ TEST(RuntimeApi, OnnxNewShapesFromTheShapeTemplateEqualImports) {
   EXPECT_EQ(imports_at_last, 1u);  // the model imported beside it, not the template's
 }
 
+// A model whose import folds constants that follow the sequence (a position table's slice, a causal mask): the
+// template's imports compute them in the network instead, over rounds; outputs equal ONNX Runtime's and imports'.
+TEST(RuntimeApi, OnnxShapeTemplateComputesConstantsThatFollowTheShapes) {
+  const std::string data = std::string(NNCLI_CLI_DATA) + "/dynamic_positions";
+  std::vector<std::string> lines;
+  nncli::set_log_level(nncli::LogLevel::kVerbose);
+  nncli::set_log_sink([&](nncli::LogLevel, const std::string& line) { lines.push_back(line); });
+  nncli::Model model(data + ".onnx", {.input_shapes = {{"x", {1, 3, 4}}}});
+  const std::vector<float> x = read_npy_floats(data + "_2x5x4.npy");
+  model.set_input_shapes({{2, 5, 4}});
+  model.set_input(0, x.data(), x.size());
+  model.run();
+  expect_near_all(model.output(0), read_floats(data + "_2x5x4_expected.bin"));
+  for (const std::vector<int64_t> shape : {std::vector<int64_t>{3, 7, 4}, {2, 2, 4}}) {
+    model.set_input_shapes({shape});
+    std::vector<float> y(size_t(model.inputs()[0].size()));
+    for (size_t i = 0; i < y.size(); ++i) y[i] = float(i % 5) * 0.3f - 0.6f;
+    model.set_input(0, y.data(), y.size());
+    model.run();
+    nncli::Model imported(data + ".onnx", {.input_shapes = {{"x", shape}}});
+    imported.set_input(0, y.data(), y.size());
+    imported.run();
+    EXPECT_EQ(model.output(0), imported.output(0)) << "at " << shape[0] << "x" << shape[1];
+  }
+  nncli::set_log_sink(nullptr);
+  nncli::set_log_level(nncli::LogLevel::kWarning);
+  size_t rounds_of_imports = 0;
+  for (const auto& line : lines)
+    if (line.find("built from a shape template") != std::string::npos)
+      rounds_of_imports = std::stoul(line.substr(line.find("learnt from ") + 12)) / 5;
+  EXPECT_GT(rounds_of_imports, 1u);  // 5 imports a round: the first found the folded constants
+}
+
 TEST(RuntimeApi, NntxtWithParameterFile) {
   nncli::Model model(std::vector<std::string>{kMlp + "mlp.nntxt", kMlp + "mlp.nnp"}, {.batch_size = 2});
   const std::vector<float> x = read_floats(kMlp + "input_b2.bin");
