@@ -1,7 +1,9 @@
 // What a change of input shapes costs through nncli::Model (scripts/bench_shapes.sh): a run at a shape already set
-// up (best mean of 5 rounds), the first run at a new shape (its import or setup included; the median over three
-// new shapes, the second one's dim 0 plus 0, 1 and 2) and a return to a shape seen before (the median of 5
-// returns, each after a run at another shape).
+// up (best mean of 5 rounds) at each of the two shapes given; the first run at a new shape (the second shape one
+// longer on the axis where the two differ: its import, or the shape template's learning, included), later new
+// shapes (the median of five more, each one longer: built from the template where one was learnt) and what they
+// cost over the run at the second shape; a return to the first shape (the median of 5, each after a run at the
+// second).
 //
 //   bench_shapes MODEL NAME=d0,d1,... NAME=d0,d1,...   (two shapes of the model's one input)
 // Prints one line: the three times in ms and the ratios of the last two to the first.
@@ -56,23 +58,32 @@ int main(int argc, char** argv) {
     std::vector<float> x(size_t(model.inputs()[0].size()), 0.25f);
     model.set_input(0, x.data(), x.size());
     const double steady = 1e3 * bench::best_seconds_per_call([&] { model.run(); }, 1.0, 5, 5);
-    std::vector<double> firsts, backs;
-    for (int64_t k = 0; k < 3; ++k) {
+    // New shapes step along the first axis where the two shapes differ; the first of them also learns the
+    // model's shape template (ONNX models with dynamic axes), the later ones are built from it.
+    size_t axis = 0;
+    while (axis + 1 < b.size() && a[axis] == b[axis]) ++axis;
+    switch_and_run(model, b);
+    const double at_b = 1e3 * bench::best_seconds_per_call([&] { model.run(); }, 1.0, 5, 5);
+    std::vector<double> news, backs;
+    for (int64_t k = 1; k <= 6; ++k) {
       auto new_shape = b;
-      new_shape[0] += k;
-      firsts.push_back(switch_and_run(model, new_shape));
+      new_shape[axis] += k;
+      news.push_back(switch_and_run(model, new_shape));
     }
+    const double first_new = news[0];
+    news.erase(news.begin());
     for (int i = 0; i < 5; ++i) {
       switch_and_run(model, b);
       backs.push_back(switch_and_run(model, a));
     }
-    std::sort(firsts.begin(), firsts.end());
+    std::sort(news.begin(), news.end());
     std::sort(backs.begin(), backs.end());
-    const double first = firsts[1], back = backs[2];
+    const double later = news[2], back = backs[2];
     std::printf(
-        "%s %s -> %s: run %.4f ms, first run at a new shape %.3f ms (%.1fx), back at a seen shape %.4f ms "
-        "(%.2fx)\n",
-        argv[1], argv[2], argv[3], steady, first, first / steady, back, back / steady);
+        "%s %s -> %s: run %.4f ms at the first, %.4f at the second shape; first new shape %.3f ms, later new "
+        "shapes %.3f ms (%.3f ms over the run, %.2fx it); back at the first shape %.4f ms (%.2fx)\n",
+        argv[1], argv[2], argv[3], steady, at_b, first_new, later, later - at_b, (later - at_b) / at_b, back,
+        back / steady);
   } catch (const nncli::Error& e) {
     std::fprintf(stderr, "bench_shapes: %s\n", e.what());
     return 1;
