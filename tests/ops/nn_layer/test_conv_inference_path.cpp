@@ -27,6 +27,8 @@ double activate(double v, const std::string& act, double alpha) {
   if (act == "tanh") return std::tanh(v);
   if (act == "elu") return v > 0 ? v : alpha * (std::exp(v) - 1);
   if (act == "swish") return v / (1 + std::exp(-v));
+  if (act == "hard_sigmoid") return std::min(std::max(alpha * v + 0.5, 0.0), 1.0);
+  if (act == "hard_swish") return v * std::min(std::max(v / 6 + 0.5, 0.0), 1.0);
   return v;
 }
 
@@ -77,6 +79,7 @@ void check_case(const Case& c, std::mt19937& rng) {
   if (fused) {
     attrs.set("nonlinearity", c.act.empty() ? std::string("identity") : c.act);
     if (c.act == "leaky_relu" || c.act == "elu") attrs.set("nonlinearity_args", std::vector<double>{c.alpha});
+    if (c.act == "hard_sigmoid") attrs.set("nonlinearity_args", std::vector<double>{c.alpha, 0.5});
   }
   auto f = nn::OpRegistry::instance().create(fused ? "FusedConvolution" : "Convolution", attrs, nn::cpu_context());
   std::vector<nn::VariablePtr> in{variable_of(x), variable_of(w)};
@@ -95,7 +98,8 @@ void check_case(const Case& c, std::mt19937& rng) {
 
 TEST(ConvInferencePath, EveryActivationWithBiasAndResidual) {
   std::mt19937 rng(5);
-  for (const std::string act : {"", "relu", "leaky_relu", "relu6", "sigmoid", "tanh", "elu", "swish"})
+  for (const std::string act :
+       {"", "relu", "leaky_relu", "relu6", "sigmoid", "tanh", "elu", "swish", "hard_sigmoid", "hard_swish"})
     for (bool z : {false, true})
       for (bool bias : {false, true})
         check_case({{2, 16, 9, 9}, {32, 16, 3, 3}, 1, {1, 1}, {}, bias, z, act}, rng);

@@ -33,6 +33,11 @@ void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
     ops.append_eltwise(1.f, A::eltwise_tanh, 0.f, 0.f);
   else if (act == "elu")
     ops.append_eltwise(1.f, A::eltwise_elu, e.alpha, 0.f);
+  else if (act == "hard_sigmoid")
+    ops.append_eltwise(1.f, A::eltwise_linear, e.alpha, e.beta),
+        ops.append_eltwise(1.f, A::eltwise_clip, 0.f, 1.f);
+  else if (act == "hard_swish")  // oneDNN 2.6's: x * relu6(x + 3) / 6
+    ops.append_eltwise(1.f, A::eltwise_hardswish, 0.f, 0.f);
   else if (act == "swish")
     ops.append_eltwise(1.f, A::eltwise_swish, 1.f, 0.f);
 }
