@@ -5,8 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <omp.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "conv_reference.hpp"
 #include "nn/graph/functions.hpp"
@@ -332,4 +338,54 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
     RefArray want{outs[i]->shape(), std::vector<double>(plain[i].begin(), plain[i].end())};
     expect_close(outs[i]->data()->to_vector(), want, names[i]);
   }
+}
+
+namespace {
+// On-CPU nanoseconds of this process's threads other than the calling one (schedstat's first field), -1 where
+// the kernel does not say.
+int64_t other_threads_cpu_ns() {
+  const std::string self = std::to_string(syscall(SYS_gettid));
+  if (!std::filesystem::exists("/proc/self/task/" + self + "/schedstat")) return -1;
+  int64_t total = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream stat(task.path() / "schedstat");
+    int64_t on_cpu = 0;
+    if (task.path().filename() != self && stat >> on_cpu) total += on_cpu;
+  }
+  return total;
+}
+}  // namespace
+
+// Layout reorders (plain, dnnl16, channels last) first made while the OpenMP team had two threads run on the
+// calling thread alone once the team is one thread (a small network run on the calling thread): oneDNN's reorders
+// keep the thread count they were made with, and resnet20 at batch 1 woke the sleeping worker ~11 times per pass.
+TEST(ConvInferencePath, LayoutReorderOfATeamOfOneWakesNoWorker) {
+  std::mt19937 rng(13);
+  check_case({{1, 16, 16, 16}, {16, 16, 3, 3}, 1, {1, 1}, {}, true, false, "relu"}, rng);  // registers the layouts
+  const int saved = omp_get_max_threads();
+  // resnet20's activations, from plain into each layout, between them, and back
+  auto reorder_one = [&] {
+    for (const nn::Shape& shape : {nn::Shape{1, 16, 32, 32}, nn::Shape{1, 32, 16, 16}, nn::Shape{1, 64, 8, 8}})
+      for (const char* from : {"dnnl16", "dnnl_nxc"}) {
+        const char* to = std::string(from) == "dnnl16" ? "dnnl_nxc" : "dnnl16";
+        nn::NdArray a(shape);
+        std::fill_n(a.cast<float>(true), a.size(), 1.f);
+        a.cast_raw(nn::ArrayKey{nn::DType::kFloat32, from});  // the only copy is now in `from`
+        a.get_raw(nn::ArrayKey{nn::DType::kFloat32, to});
+        a.cast_raw(nn::ArrayKey{nn::DType::kFloat32, to});
+        a.get<float>();
+      }
+  };
+  omp_set_num_threads(2);
+  reorder_one();  // made for two threads: the workers exist from here on
+#pragma omp parallel
+  { (void)omp_get_thread_num(); }  // the team started even where oneDNN ran the first reorder on one thread
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the workers' spin is over: they sleep
+  const int64_t before = other_threads_cpu_ns();
+  omp_set_num_threads(1);
+  for (int i = 0; i < 20; ++i) reorder_one();
+  const int64_t after = other_threads_cpu_ns();
+  omp_set_num_threads(saved);
+  if (before < 0) GTEST_SKIP() << "this kernel keeps no schedstat";
+  EXPECT_EQ(after, before) << "a worker ran during one-thread reorders";
 }
