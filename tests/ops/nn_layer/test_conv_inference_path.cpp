@@ -130,6 +130,8 @@ TEST(ConvInferencePath, WinogradLayersMatchTheReference) {
   check_case({{1, 64, 14, 14}, {64, 64, 3, 3}, 1, {1, 1}, {}, true, true, "relu"}, rng);
   check_case({{2, 96, 9, 11}, {128, 96, 3, 3}, 1, {1, 1}, {}, false, false, ""}, rng);
   check_case({{1, 64, 7, 7}, {64, 64, 3, 3}, 1, {0, 0}, {}, true, false, "relu6"}, rng);  // no padding
+  check_case({{1, 32, 16, 16}, {32, 32, 3, 3}, 1, {1, 1}, {}, true, true, "relu"},
+             rng);  // ResNet-20's second stage
 }
 
 // A Winograd layer (blocked dnnl16 output) read by a direct stride-2 layer (channels-last input): the array
