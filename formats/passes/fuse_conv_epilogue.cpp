@@ -3,6 +3,7 @@
 #include "inference_passes.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "nn/ops/op_registry.hpp"
 
@@ -19,6 +20,10 @@ std::string nonlinearity_of(const ir::Function& f, std::vector<double>& args) {
   if (f.type == "Sigmoid") return "sigmoid";
   if (f.type == "Tanh") return "tanh";
   if (f.type == "Swish") return "swish";
+  if (f.type == "HardSigmoid") {  // nnabla's: clip(0.2 x + 0.5, 0, 1)
+    args = {0.2, 0.5};
+    return "hard_sigmoid";
+  }
   if (f.type == "LeakyReLU" || f.type == "ELU") {  // alpha as given, else the schema's default
     args.push_back(OpRegistry::instance().get(f.type).complete(f.attrs).get_float("alpha"));
     return f.type == "ELU" ? "elu" : "leaky_relu";
@@ -27,10 +32,70 @@ std::string nonlinearity_of(const ir::Function& f, std::vector<double>& args) {
 }
 
 struct Chain {
-  size_t conv, add, act;  // function indices; add/act == kNoFunction when absent
+  size_t conv, add;          // function indices; add == kNoFunction when absent
+  std::vector<size_t> acts;  // the activation's functions, in order (none when absent)
   std::string z, nonlinearity;
   std::vector<double> args;
 };
+
+bool is_scalar_op(const ir::Function& f, const char* type) {
+  return f.type == type && f.inputs.size() == 1 && f.outputs.size() == 1;
+}
+
+// clip(alpha x + beta, 0, 1) as the ONNX importer writes HardSigmoid and HardSwish, from function `first` on:
+// MulScalar(alpha), AddScalar(beta), then MinimumScalar(1) and MaximumScalar(0) in either order, each the only
+// reader of the one before. Their indices (none when the chain is not there).
+std::vector<size_t> clip_chain(const ir::Network& n, size_t first, const std::map<std::string, int>& uses,
+                               const std::set<std::string>& interface, double& alpha, double& beta) {
+  std::vector<size_t> chain{first};
+  auto next = [&]() -> const ir::Function* {
+    const size_t j = sole_consumer(n, n.functions[chain.back()].outputs[0], uses, interface);
+    if (j == kNoFunction) return nullptr;
+    chain.push_back(j);
+    return &n.functions[j];
+  };
+  const ir::Function& mul = n.functions[first];
+  if (!is_scalar_op(mul, "MulScalar")) return {};
+  const ir::Function* add = next();
+  if (!add || !is_scalar_op(*add, "AddScalar")) return {};
+  alpha = mul.attrs.get_float("val", 1.0), beta = add->attrs.get_float("val", 0.0);
+  const ir::Function* clip1 = next();
+  if (!clip1) return {};
+  const bool min_first = is_scalar_op(*clip1, "MinimumScalar") && clip1->attrs.get_float("val", 0) == 1.0;
+  if (!min_first && !(is_scalar_op(*clip1, "MaximumScalar") && clip1->attrs.get_float("val", 1) == 0.0)) return {};
+  const ir::Function* clip2 = next();
+  const char* second = min_first ? "MaximumScalar" : "MinimumScalar";
+  if (!clip2 || !is_scalar_op(*clip2, second) || clip2->attrs.get_float("val", -1) != (min_first ? 0.0 : 1.0))
+    return {};
+  return chain;
+}
+
+// x * clip(x / 6 + 0.5, 0, 1) (HardSwish as imported) on `x`, which only the chain's MulScalar and the final
+// Mul2 read: the chain's functions, the Mul2 last (none when the pattern is not there).
+std::vector<size_t> hard_swish_chain(const ir::Network& n, const std::string& x,
+                                     const std::map<std::string, int>& uses,
+                                     const std::set<std::string>& interface) {
+  auto count = uses.find(x);
+  if (count == uses.end() || count->second != 2 || interface.count(x)) return {};
+  std::vector<size_t> readers;
+  for (size_t j = 0; j < n.functions.size(); ++j)
+    if (std::count(n.functions[j].inputs.begin(), n.functions[j].inputs.end(), x)) readers.push_back(j);
+  for (size_t start : readers) {
+    double alpha = 0, beta = 0;
+    std::vector<size_t> chain = clip_chain(n, start, uses, interface, alpha, beta);
+    if (chain.empty() || std::abs(alpha - 1.0 / 6.0) > 1e-6 || beta != 0.5) continue;
+    const std::string& clipped = n.functions[chain.back()].outputs[0];
+    const size_t mul = sole_consumer(n, clipped, uses, interface);
+    if (mul == kNoFunction || !std::count(readers.begin(), readers.end(), mul)) continue;
+    const ir::Function& m = n.functions[mul];
+    if (m.type != "Mul2" || m.outputs.size() != 1 || m.inputs.size() != 2 ||
+        !((m.inputs[0] == x && m.inputs[1] == clipped) || (m.inputs[1] == x && m.inputs[0] == clipped)))
+      continue;
+    chain.push_back(mul);
+    return chain;
+  }
+  return {};
+}
 bool same_known_shape(const ir::Network& n, const std::string& a, const std::string& b) {
   const ir::Variable* va = n.find_variable(a);
   const ir::Variable* vb = n.find_variable(b);
@@ -39,7 +104,7 @@ bool same_known_shape(const ir::Network& n, const std::string& a, const std::str
 
 Chain find_chain(const ir::Network& n, size_t i, const std::map<std::string, int>& uses,
                  const std::set<std::string>& interface) {
-  Chain c{i, kNoFunction, kNoFunction, "", "", {}};
+  Chain c{i, kNoFunction, {}, "", "", {}};
   const ir::Function& conv = n.functions[i];
   if (conv.type != "Convolution" || conv.outputs.size() != 1 || conv.inputs.size() < 2 ||
       conv.attrs.get_bool("channel_last", false))
@@ -58,7 +123,15 @@ Chain find_chain(const ir::Network& n, size_t i, const std::map<std::string, int
   }
   if (j != kNoFunction) {
     c.nonlinearity = nonlinearity_of(n.functions[j], c.args);
-    if (!c.nonlinearity.empty()) c.act = j;
+    if (!c.nonlinearity.empty()) {
+      c.acts = {j};
+    } else {
+      double alpha = 0, beta = 0;
+      c.acts = clip_chain(n, j, uses, interface, alpha, beta);
+      if (!c.acts.empty()) c.nonlinearity = "hard_sigmoid", c.args = {alpha, beta};
+    }
+  } else if (!(c.acts = hard_swish_chain(n, last, uses, interface)).empty()) {
+    c.nonlinearity = "hard_swish";
   }
   return c;
 }
@@ -74,9 +147,9 @@ std::vector<std::string> fuse_convolution_epilogues(ir::Model& model) {
     const std::map<std::string, int> uses = consumer_counts(network);
     for (size_t i = 0; i < network.functions.size(); ++i) {
       const Chain c = find_chain(network, i, uses, interface);
-      if (c.add == kNoFunction && c.act == kNoFunction) continue;
+      if (c.add == kNoFunction && c.acts.empty()) continue;
       const ir::Function conv = network.functions[c.conv];
-      const size_t last = c.act != kNoFunction ? c.act : c.add;
+      const size_t last = !c.acts.empty() ? c.acts.back() : c.add;
       ir::Function fused;
       fused.name = conv.name;
       fused.type = "FusedConvolution";
@@ -88,15 +161,16 @@ std::vector<std::string> fuse_convolution_epilogues(ir::Model& model) {
       fused.attrs = conv.attrs;
       fused.attrs.set("nonlinearity", c.nonlinearity.empty() ? std::string("identity") : c.nonlinearity);
       fused.attrs.set("nonlinearity_args", c.args);
+      std::vector<size_t> parts{c.conv};
+      if (c.add != kNoFunction) parts.push_back(c.add);
+      parts.insert(parts.end(), c.acts.begin(), c.acts.end());
       std::string what = conv.name;
-      for (size_t k : {c.add, c.act})
-        if (k != kNoFunction) what += " + " + network.functions[k].name;
+      for (size_t k = 1; k < parts.size(); ++k) what += " + " + network.functions[parts[k]].name;
       lines.push_back(network.name + ": " + what + " fused into FusedConvolution");
       // The fused function takes the last one's place (all its inputs exist there); the others go.
-      std::vector<size_t> gone{c.conv};
-      std::vector<std::string> dropped{conv.outputs[0]};
-      if (c.add != kNoFunction && last != c.add)
-        gone.push_back(c.add), dropped.push_back(network.functions[c.add].outputs[0]);
+      std::vector<size_t> gone(parts.begin(), parts.end() - 1);
+      std::vector<std::string> dropped;
+      for (size_t k : gone) dropped.push_back(network.functions[k].outputs[0]);
       network.functions[last] = std::move(fused);
       std::sort(gone.rbegin(), gone.rend());
       for (size_t k : gone) network.functions.erase(network.functions.begin() + std::ptrdiff_t(k));

@@ -19,8 +19,8 @@ std::vector<std::string> fold_batch_normalization(ir::Model& model);
 std::vector<std::string> remove_identity(ir::Model& model);
 
 // Transposes that cancel through functions indifferent to the layout go: a Transpose whose output only one
-// element-wise function, Concatenate, Softmax, BatchNormalization, Pad or Mean/Sum reads (every other input of that
-// function the same Transpose's output or a parameter, transposed back once) moves after that function, its
+// element-wise function, Concatenate, Softmax, BatchNormalization, Pad or Mean/Sum reads (every other input of
+// that function the same Transpose's output or a parameter, transposed back once) moves after that function, its
 // axes remapped; consecutive Transposes merge into one or cancel; a Transpose of a parameter becomes a
 // transposed parameter ('<parameter>/transposed<axes>'). So the NHWC<->NCHW pairs tf2onnx writes around each
 // convolution leave the layers in between in NCHW, and only the graph's input and output Transposes remain.
@@ -38,9 +38,11 @@ std::vector<std::string> fuse_swish(ir::Model& model);
 std::vector<std::string> fuse_relu6(ir::Model& model);
 
 // Convolution, then optionally Add2 with a residual of the same shape, then optionally an activation
-// (ReLU, ReLU6, Sigmoid, Tanh, LeakyReLU, ELU, Swish), with nothing else reading the intermediates, becomes
-// one FusedConvolution, which the CPU runs as one oneDNN primitive. Swish is nncli's extension of
-// FusedConvolution's nonlinearities: this pass is for running in process, not for files other tools read.
+// (ReLU, ReLU6, Sigmoid, Tanh, LeakyReLU, ELU, Swish, HardSigmoid; ONNX HardSigmoid and HardSwish as imported:
+// MulScalar, AddScalar, MinimumScalar(1), MaximumScalar(0) [, Mul2 by the convolution's output]), with nothing
+// else reading the intermediates, becomes one FusedConvolution, which the CPU runs as one oneDNN primitive.
+// swish, hard_sigmoid (args alpha, beta) and hard_swish are nncli's extensions of FusedConvolution's
+// nonlinearities: this pass is for running in process, not for files other tools read.
 std::vector<std::string> fuse_convolution_epilogues(ir::Model& model);
 
 // A channel concatenation (Concatenate on axis 1) that only convolutions read, each directly or through a

@@ -28,16 +28,28 @@ TEST(AdaptiveWait, StartsSpinningAsOnAnIdleMachine) {
   EXPECT_GT(AdaptiveWait::kQuietSpinMs, AdaptiveWait::kBusySpinMs);
 }
 
-TEST(AdaptiveWait, SleepsAtOnceWhileBusyAndSpinsAgainWhenQuiet) {
+TEST(AdaptiveWait, SleepsAtOnceWhileBusyAndSpinsAgainAfterQuietChecksInARow) {
   FakeRuntime rt;
-  rt.loads = {false, false, true};
+  // busy, busy, then quiet checks in a row, one fewer than end a busy spell, a busy one, then enough quiet ones
+  rt.loads = {false, false};
+  for (int pass = 0; pass < 2; ++pass) {
+    rt.loads.insert(rt.loads.end(), size_t(AdaptiveWait::kQuietChecksAfterBusy - 1), true);
+    if (pass == 0) rt.loads.push_back(false);
+  }
+  rt.loads.push_back(true);
   AdaptiveWait wait = rt.make();
   Clock::time_point t = Clock::now();
-  for (int i = 0; i < 3; ++i) wait.update(t += AdaptiveWait::kCheckEvery);
-  EXPECT_EQ(rt.measured, 3u);
-  // busy: 0; busy again: no call; quiet: back to the spin.
+  std::vector<int> spins;
+  for (size_t i = 0; i < rt.loads.size(); ++i) {
+    wait.update(t += AdaptiveWait::kCheckEvery);
+    spins.push_back(wait.spin_ms());
+  }
+  EXPECT_EQ(rt.measured, rt.loads.size());
+  // busy: 0; busy again and through the short quiet run: no call; the full quiet run: back to the spin.
   EXPECT_EQ(rt.set,
             (std::vector<int>{AdaptiveWait::kQuietSpinMs, AdaptiveWait::kBusySpinMs, AdaptiveWait::kQuietSpinMs}));
+  EXPECT_EQ(spins.back(), AdaptiveWait::kQuietSpinMs);
+  EXPECT_EQ(spins[spins.size() - 2], AdaptiveWait::kBusySpinMs);  // one quiet check short
 }
 
 TEST(AdaptiveWait, MeasuresAtMostEveryCheckInterval) {

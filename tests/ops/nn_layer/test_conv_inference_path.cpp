@@ -5,8 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <omp.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "conv_reference.hpp"
 #include "nn/graph/functions.hpp"
@@ -27,6 +33,8 @@ double activate(double v, const std::string& act, double alpha) {
   if (act == "tanh") return std::tanh(v);
   if (act == "elu") return v > 0 ? v : alpha * (std::exp(v) - 1);
   if (act == "swish") return v / (1 + std::exp(-v));
+  if (act == "hard_sigmoid") return std::min(std::max(alpha * v + 0.5, 0.0), 1.0);
+  if (act == "hard_swish") return v * std::min(std::max(v / 6 + 0.5, 0.0), 1.0);
   return v;
 }
 
@@ -77,6 +85,7 @@ void check_case(const Case& c, std::mt19937& rng) {
   if (fused) {
     attrs.set("nonlinearity", c.act.empty() ? std::string("identity") : c.act);
     if (c.act == "leaky_relu" || c.act == "elu") attrs.set("nonlinearity_args", std::vector<double>{c.alpha});
+    if (c.act == "hard_sigmoid") attrs.set("nonlinearity_args", std::vector<double>{c.alpha, 0.5});
   }
   auto f = nn::OpRegistry::instance().create(fused ? "FusedConvolution" : "Convolution", attrs, nn::cpu_context());
   std::vector<nn::VariablePtr> in{variable_of(x), variable_of(w)};
@@ -95,7 +104,8 @@ void check_case(const Case& c, std::mt19937& rng) {
 
 TEST(ConvInferencePath, EveryActivationWithBiasAndResidual) {
   std::mt19937 rng(5);
-  for (const std::string act : {"", "relu", "leaky_relu", "relu6", "sigmoid", "tanh", "elu", "swish"})
+  for (const std::string act :
+       {"", "relu", "leaky_relu", "relu6", "sigmoid", "tanh", "elu", "swish", "hard_sigmoid", "hard_swish"})
     for (bool z : {false, true})
       for (bool bias : {false, true})
         check_case({{2, 16, 9, 9}, {32, 16, 3, 3}, 1, {1, 1}, {}, bias, z, act}, rng);
@@ -120,6 +130,8 @@ TEST(ConvInferencePath, WinogradLayersMatchTheReference) {
   check_case({{1, 64, 14, 14}, {64, 64, 3, 3}, 1, {1, 1}, {}, true, true, "relu"}, rng);
   check_case({{2, 96, 9, 11}, {128, 96, 3, 3}, 1, {1, 1}, {}, false, false, ""}, rng);
   check_case({{1, 64, 7, 7}, {64, 64, 3, 3}, 1, {0, 0}, {}, true, false, "relu6"}, rng);  // no padding
+  check_case({{1, 32, 16, 16}, {32, 32, 3, 3}, 1, {1, 1}, {}, true, true, "relu"},
+             rng);  // ResNet-20's second stage
 }
 
 // A Winograd layer (blocked dnnl16 output) read by a direct stride-2 layer (channels-last input): the array
@@ -328,4 +340,54 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
     RefArray want{outs[i]->shape(), std::vector<double>(plain[i].begin(), plain[i].end())};
     expect_close(outs[i]->data()->to_vector(), want, names[i]);
   }
+}
+
+namespace {
+// On-CPU nanoseconds of this process's threads other than the calling one (schedstat's first field), -1 where
+// the kernel does not say.
+int64_t other_threads_cpu_ns() {
+  const std::string self = std::to_string(syscall(SYS_gettid));
+  if (!std::filesystem::exists("/proc/self/task/" + self + "/schedstat")) return -1;
+  int64_t total = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream stat(task.path() / "schedstat");
+    int64_t on_cpu = 0;
+    if (task.path().filename() != self && stat >> on_cpu) total += on_cpu;
+  }
+  return total;
+}
+}  // namespace
+
+// Layout reorders (plain, dnnl16, channels last) first made while the OpenMP team had two threads run on the
+// calling thread alone once the team is one thread (a small network run on the calling thread): oneDNN's reorders
+// keep the thread count they were made with, and resnet20 at batch 1 woke the sleeping worker ~11 times per pass.
+TEST(ConvInferencePath, LayoutReorderOfATeamOfOneWakesNoWorker) {
+  std::mt19937 rng(13);
+  check_case({{1, 16, 16, 16}, {16, 16, 3, 3}, 1, {1, 1}, {}, true, false, "relu"}, rng);  // registers the layouts
+  const int saved = omp_get_max_threads();
+  // resnet20's activations, from plain into each layout, between them, and back
+  auto reorder_one = [&] {
+    for (const nn::Shape& shape : {nn::Shape{1, 16, 32, 32}, nn::Shape{1, 32, 16, 16}, nn::Shape{1, 64, 8, 8}})
+      for (const char* from : {"dnnl16", "dnnl_nxc"}) {
+        const char* to = std::string(from) == "dnnl16" ? "dnnl_nxc" : "dnnl16";
+        nn::NdArray a(shape);
+        std::fill_n(a.cast<float>(true), a.size(), 1.f);
+        a.cast_raw(nn::ArrayKey{nn::DType::kFloat32, from});  // the only copy is now in `from`
+        a.get_raw(nn::ArrayKey{nn::DType::kFloat32, to});
+        a.cast_raw(nn::ArrayKey{nn::DType::kFloat32, to});
+        a.get<float>();
+      }
+  };
+  omp_set_num_threads(2);
+  reorder_one();  // made for two threads: the workers exist from here on
+#pragma omp parallel
+  { (void)omp_get_thread_num(); }  // the team started even where oneDNN ran the first reorder on one thread
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the workers' spin is over: they sleep
+  const int64_t before = other_threads_cpu_ns();
+  omp_set_num_threads(1);
+  for (int i = 0; i < 20; ++i) reorder_one();
+  const int64_t after = other_threads_cpu_ns();
+  omp_set_num_threads(saved);
+  if (before < 0) GTEST_SKIP() << "this kernel keeps no schedstat";
+  EXPECT_EQ(after, before) << "a worker ran during one-thread reorders";
 }

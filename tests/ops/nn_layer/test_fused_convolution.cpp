@@ -34,6 +34,8 @@ double activate(double v, const std::string& act, const std::vector<double>& arg
   if (act == "elu") return v > 0 ? v : args[0] * (std::exp(v) - 1);
   if (act == "leaky_relu") return v > 0 ? v : args[0] * v;
   if (act == "relu6") return std::min(std::max(v, 0.0), 6.0);
+  if (act == "hard_sigmoid") return std::min(std::max(args[0] * v + args[1], 0.0), 1.0);
+  if (act == "hard_swish") return v * std::min(std::max(v / 6 + 0.5, 0.0), 1.0);
   return v;
 }
 
@@ -113,6 +115,27 @@ TEST(FusedConvolution, BiasAndResidual) {
                {{"nonlinearity", std::string("identity")}},
                {x, w, z},
                fused_ref({false, false, true})});
+}
+
+// nncli's extensions, composed from scalar functions outside the oneDNN path (gradients on): hard_swish reads
+// the pre-activation twice, so its gradient is the sum of both paths'. Inputs in [-0.5, 0.5] keep the
+// pre-activations away from the kinks (+-3, +-5), where central differences do not hold.
+TEST(FusedConvolution, HardSigmoidAndHardSwish) {
+  std::mt19937 rng(26);
+  auto x = random_input({2, 2, 4, 4}, rng, -0.5, 0.5), w = random_input({3, 2, 3, 3}, rng, -0.5, 0.5);
+  auto b = random_input({3}, rng, -0.5, 0.5), z = random_input({2, 3, 2, 2}, rng, -0.5, 0.5);
+  run_op_test(
+      {"FusedConvolution",
+       {{"nonlinearity", std::string("hard_sigmoid")}, {"nonlinearity_args", std::vector<double>{0.1, 0.5}}},
+       {x, w, b},
+       fused_ref({true, false, false})});
+  run_op_test({"FusedConvolution",
+               {{"nonlinearity", std::string("hard_swish")}},
+               {x, w, b, z},
+               fused_ref({true, false, true})});
+  auto unused = [](const RefInputs&, const nn::Attrs&) { return std::vector<RefArray>{}; };  // setup throws first
+  EXPECT_ANY_THROW(run_op_test(
+      {"FusedConvolution", {{"nonlinearity", std::string("hard_sigmoid")}}, {x, w}, unused}));  // no arguments
 }
 
 TEST(FusedConvolution, BatchNormalizationAndResidual) {

@@ -25,7 +25,9 @@ AdaptiveWait::AdaptiveWait(std::function<void(int)> set_spin_ms, std::function<b
 void AdaptiveWait::update(std::chrono::steady_clock::time_point now) {
   if (now - last_check_ < kCheckEvery) return;
   last_check_ = now;
-  const int spin = quiet_() ? kQuietSpinMs : kBusySpinMs;
+  quiet_checks_ = quiet_() ? quiet_checks_ + 1 : 0;
+  const bool busy = quiet_checks_ == 0 || (spin_ms_ == kBusySpinMs && quiet_checks_ < kQuietChecksAfterBusy);
+  const int spin = busy ? kBusySpinMs : kQuietSpinMs;
   if (spin == spin_ms_) return;
   spin_ms_ = spin;
   set_spin_ms_(spin);

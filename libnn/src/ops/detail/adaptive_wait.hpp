@@ -13,10 +13,15 @@ class AdaptiveWait {
  public:
   static constexpr int kQuietSpinMs = 1, kBusySpinMs = 0;
   static constexpr std::chrono::milliseconds kCheckEvery{50};
+  // Quiet checks in a row that end a busy spell: under other processes' uneven load (builds), one 50 ms window
+  // in which this process's threads happened not to wait ran the team (and mid-sized networks off the calling
+  // thread, nn::machine_busy) for a few dozen passes, each waiting for a worker the scheduler had not run.
+  static constexpr int kQuietChecksAfterBusy = 4;
 
   // set_spin_ms: the runtime's call (kmp_set_blocktime); quiet: whether the machine was quiet since last asked.
   AdaptiveWait(std::function<void(int)> set_spin_ms, std::function<bool()> quiet);
-  // Measures the load when kCheckEvery has passed since the last measure, and sets the spin time it calls for.
+  // Measures the load when kCheckEvery has passed since the last measure, and sets the spin time it calls for
+  // (the busy one from the first busy check until kQuietChecksAfterBusy quiet ones in a row).
   void update(std::chrono::steady_clock::time_point now);
   int spin_ms() const { return spin_ms_; }
 
@@ -25,6 +30,7 @@ class AdaptiveWait {
   std::function<bool()> quiet_;
   std::chrono::steady_clock::time_point last_check_;
   int spin_ms_;
+  int quiet_checks_ = 0;  // quiet checks in a row, up to the latest
 };
 
 // Called by each forward pass outside parallel regions: AdaptiveWait::update, once nn::enable_adaptive_wait ran

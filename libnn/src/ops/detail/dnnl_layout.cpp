@@ -2,9 +2,11 @@
 // between the layouts.
 #include "ops/detail/dnnl_layout.hpp"
 
+#include <omp.h>
+
 #include <map>
-#include <tuple>
 #include <mutex>
+#include <tuple>
 #include <utility>
 
 #include "nn/core/error.hpp"
@@ -20,10 +22,12 @@ memory::dims dims_of(const Shape& shape) {
   return memory::dims(shape.begin(), shape.end());
 }
 
-// Reorders one shape from layout `from` to layout `to` ("" = the plain order), made once per (from, to, shape).
+// Reorders one shape from layout `from` to layout `to` ("" = the plain order), made once per (from, to, shape)
+// and team size: oneDNN's reorders keep the thread count they were made with, and one made for the team would
+// wake its workers on every call of a network run on the calling thread (runtime/session/calling_thread.hpp).
 void reorder(const std::string& from, const std::string& to, const Shape& shape, const void* src, void* dst) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, std::string, Shape>, dnnl::reorder> made;
+  static std::map<std::tuple<std::string, std::string, Shape, int>, dnnl::reorder> made;
   const memory::dims dims = dims_of(shape);
   auto desc_of = [&](const std::string& layout) {
     return layout.empty() ? dnnl_plain_desc(dims) : dnnl_layout_desc(layout, dims);
@@ -32,7 +36,7 @@ void reorder(const std::string& from, const std::string& to, const Shape& shape,
   dnnl::reorder r;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_tuple(from, to, shape);
+    const auto key = std::make_tuple(from, to, shape, omp_in_parallel() ? 1 : omp_get_max_threads());
     auto it = made.find(key);
     if (it == made.end())
       it = made.emplace(key, dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_cpu_engine(), from_md,

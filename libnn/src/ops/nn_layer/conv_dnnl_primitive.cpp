@@ -33,23 +33,33 @@ void append_activation(dnnl::post_ops& ops, const ConvEpilogue& e) {
     ops.append_eltwise(1.f, A::eltwise_tanh, 0.f, 0.f);
   else if (act == "elu")
     ops.append_eltwise(1.f, A::eltwise_elu, e.alpha, 0.f);
+  else if (act == "hard_sigmoid")
+    ops.append_eltwise(1.f, A::eltwise_linear, e.alpha, e.beta),
+        ops.append_eltwise(1.f, A::eltwise_clip, 0.f, 1.f);
+  else if (act == "hard_swish")  // oneDNN 2.6's: x * relu6(x + 3) / 6
+    ops.append_eltwise(1.f, A::eltwise_hardswish, 0.f, 0.f);
   else if (act == "swish")
     ops.append_eltwise(1.f, A::eltwise_swish, 1.f, 0.f);
 }
 
 // 3x3 stride-1 convolutions of 64 to 128 input and output channels run as Winograd F(4x4, 3x3) (oneDNN's
-// AVX-512 kernel: 2.25x fewer multiplications; ResNet's first stages). The direct kernel stays faster for fewer
-// channels (a 32-channel 32x32 layer) and takes the other geometries. Wider layers gain less and their
-// transformed weights (4x the 3x3 ones) cost more: up to 256 channels, resnet18 b1 ran 1.4% faster than with
-// 128 but held 21 MB more. The outputs differ from the direct sums by rounding (about 1e-6 of their scale).
+// AVX-512 kernel: 2.25x fewer multiplications; ResNet's first stages), and those of 32 input and 32 output
+// channels. The direct kernel takes the other geometries: Winograd on SqueezeNet's 32-48 -> 128-192 expand layers
+// lost (0.375 -> 0.40 ms with the reorders around them) and ResNet-20's 16-channel layers gained nothing, while
+// eight 32 -> 32 layers ran 1.32 -> 0.94 ms at 32x32 and 0.33 -> 0.245 at 16x16 (one thread, batch 1, min of 200;
+// 15.0 -> 8.0 at batch 8) and ResNet-20 0.675 -> 0.62. Wider layers gain less and their transformed weights (4x
+// the 3x3 ones) cost more: up to 256 channels, resnet18 b1 ran 1.4% faster than with 128 but held 21 MB more.
+// The outputs differ from the direct sums by rounding (about 1e-6 of their scale).
 // NN_CONV_WINOGRAD=0 keeps every layer direct.
-constexpr int64_t kMaxWinogradChannels = 128;
+constexpr int64_t kMaxWinogradChannels = 128, kMinSquareWinogradChannels = 32;
 bool winograd_wanted(const DnnlConvDims& d) {
   static const bool enabled = env_switch_on("NN_CONV_WINOGRAD");
   const auto& w = d.wei;  // (out, in, kh, kw) without groups
-  return enabled && w.size() == 4 && w[2] == 3 && w[3] == 3 && w[0] >= 64 && w[1] >= 64 &&
-         w[0] <= kMaxWinogradChannels && w[1] <= kMaxWinogradChannels && d.strides[0] == 1 && d.strides[1] == 1 &&
-         d.dilates[0] == 0 && d.dilates[1] == 0;
+  const bool wide =
+      w.size() == 4 && ((w[0] >= 64 && w[1] >= 64) || (w[0] == w[1] && w[0] >= kMinSquareWinogradChannels));
+  return enabled && wide && w[2] == 3 && w[3] == 3 && w[0] <= kMaxWinogradChannels &&
+         w[1] <= kMaxWinogradChannels && d.strides[0] == 1 && d.strides[1] == 1 && d.dilates[0] == 0 &&
+         d.dilates[1] == 0;
 }
 // The copy of weights `w` in layout `md` that every primitive reading them so shares: a convolution's one-thread
 // and team primitives, and the copies of a network that run a batch's chunks (batch_split.hpp) on the same

@@ -12,9 +12,15 @@ void run_inference_conv(InferenceConv& conv, NdArray& x, NdArray& w, NdArray* b,
 #endif
 
 bool fusable_activation(const std::string& activation) {
-  for (const char* name : {"", "identity", "relu", "leaky_relu", "relu6", "sigmoid", "tanh", "elu", "swish"})
+  for (const char* name : {"", "identity", "relu", "leaky_relu", "relu6", "sigmoid", "tanh", "elu", "swish",
+                           "hard_sigmoid", "hard_swish"})
     if (activation == name) return true;
   return false;
+}
+
+size_t nonlinearity_arg_count(const std::string& activation) {
+  if (activation == "leaky_relu" || activation == "elu") return 1;
+  return activation == "hard_sigmoid" ? 2 : 0;
 }
 
 void InferenceConvSlot::reset(const ConvGeometry& g, int64_t out_channels, int64_t group, int64_t batch,

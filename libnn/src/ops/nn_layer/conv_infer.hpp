@@ -14,13 +14,18 @@ namespace nn::ops {
 // What the primitive applies after the convolution, in this order.
 struct ConvEpilogue {
   bool bias = false;
-  bool residual = false;   // + z, an array of the output's shape
-  std::string activation;  // FusedConvolution's nonlinearity names ("" = identity), plus "swish"
-  float alpha = 0.f;       // leaky_relu's and elu's alpha
+  bool residual = false;  // + z, an array of the output's shape
+  std::string
+      activation;     // FusedConvolution's nonlinearity names ("" = identity), plus nncli's "swish",
+                      // "hard_sigmoid" (clip(alpha x + beta, 0, 1)) and "hard_swish" (x clip(x / 6 + 0.5, 0, 1))
+  float alpha = 0.f;  // leaky_relu's, elu's and hard_sigmoid's alpha
+  float beta = 0.f;   // hard_sigmoid's beta
 };
 
-// Whether the fused primitive can apply this activation (FusedConvolution's names and "swish").
+// Whether the fused primitive can apply this activation (FusedConvolution's names and nncli's).
 bool fusable_activation(const std::string& activation);
+// How many nonlinearity_args the activation takes: leaky_relu's and elu's alpha, hard_sigmoid's alpha and beta.
+size_t nonlinearity_arg_count(const std::string& activation);
 
 class InferenceConv;
 

@@ -12,9 +12,12 @@ namespace {
 // One sub-function of the chain; each slot is an outer input (index >= 0) or the previous stage's output.
 struct Stage {
   FunctionPtr f;
-  std::vector<int> outer_index;  // per sub-input: outer input index, or -1 = previous stage's output
-  VariablePtr output;            // null for the last stage (it writes the outer output)
+  std::vector<int> outer_index;        // per sub-input: outer input index, kPrevious or kPreActivation
+  VariablePtr output;                  // null for the last stage (it writes the outer output)
+  bool adds_to_previous_grad = false;  // the previous stage's output has another reader, whose gradient came first
 };
+constexpr int kPrevious = -1;       // the previous stage's output
+constexpr int kPreActivation = -2;  // the output of the stage before the activation's stages (hard_swish's x)
 
 class FusedConvolution : public Function {
  public:
@@ -71,6 +74,7 @@ class FusedConvolution : public Function {
                  {"batch_stat", attrs_.get_bool("batch_stat")}});
     }
     if (z >= 0) add_stage("Add2", {-1, z}, {});
+    activation_from_ = stages_.size();
     add_activation();
     // Set up the chain; the last stage writes the outer output.
     stages_.back().output.reset();
@@ -99,7 +103,7 @@ class FusedConvolution : public Function {
       std::vector<bool> sub_prop, sub_accum;
       for (int k : st.outer_index) {
         sub_prop.push_back(k < 0 || prop[size_t(k)]);  // intermediates always carry the gradient on
-        sub_accum.push_back(k >= 0 && accum[size_t(k)]);
+        sub_accum.push_back(k >= 0 ? bool(accum[size_t(k)]) : k == kPrevious && st.adds_to_previous_grad);
       }
       st.f->backward(stage_inputs(s, in), stage_outputs(s, out), sub_prop, sub_accum);
     }
@@ -115,10 +119,9 @@ class FusedConvolution : public Function {
   void setup_fused(const Variables& in, const Variables& out, int bias, int bn, int z, bool zero_padding) {
     bias_ = bias, z_ = z;
     const std::string act = attrs_.get_string("nonlinearity");
-    const size_t alpha_count = attrs_.get_floats("nonlinearity_args").size();
+    const auto args = attrs_.get_floats("nonlinearity_args");
     fusable_ = bn < 0 && zero_padding && !attrs_.get_bool("channel_last") && ctx_.is_cpu_only() &&
-               !ctx_.uses_half() && fusable_activation(act) &&
-               alpha_count == ((act == "leaky_relu" || act == "elu") ? 1u : 0u) &&
+               !ctx_.uses_half() && fusable_activation(act) && args.size() == nonlinearity_arg_count(act) &&
                (z < 0 || in[size_t(z)]->shape() == out[0]->shape());
     if (!fusable_) return;
     ConvLayer layer;
@@ -128,7 +131,8 @@ class FusedConvolution : public Function {
     e.bias = bias >= 0;
     e.residual = z >= 0;
     e.activation = act == "identity" ? "" : act;
-    e.alpha = alpha_count ? float(attrs_.get_floats("nonlinearity_args")[0]) : 0.f;
+    e.alpha = args.size() > 0 ? float(args[0]) : 0.f;
+    e.beta = args.size() > 1 ? float(args[1]) : 0.f;
     fused_.reset(layer.geometry(), layer.out_channels(), layer.group(), layer.batch(), e);
   }
   void add_stage(const std::string& type, std::vector<int> outer_index, const Attrs& attrs) {
@@ -138,11 +142,10 @@ class FusedConvolution : public Function {
   void add_activation() {
     const std::string act = attrs_.get_string("nonlinearity");
     const auto args = attrs_.get_floats("nonlinearity_args");
-    auto need_alpha = [&](const char* name) {
-      NN_CHECK(args.size() == 1) << "FusedConvolution: nonlinearity " << name
-                                 << " needs 1 value in nonlinearity_args (alpha), got " << args.size();
-      return args[0];
-    };
+    const size_t needed = nonlinearity_arg_count(act);
+    NN_CHECK(needed == 0 || args.size() == needed)
+        << "FusedConvolution: nonlinearity " << act << " needs " << needed << " values in nonlinearity_args, got "
+        << args.size();
     if (act == "identity" || act.empty()) {
       add_stage("Identity", {-1}, {});  // keeps "the last stage writes the output" uniform
     } else if (act == "relu") {
@@ -152,21 +155,36 @@ class FusedConvolution : public Function {
     } else if (act == "tanh") {
       add_stage("Tanh", {-1}, {});
     } else if (act == "leaky_relu") {
-      add_stage("LeakyReLU", {-1}, {{"alpha", need_alpha("leaky_relu")}});
+      add_stage("LeakyReLU", {-1}, {{"alpha", args[0]}});
     } else if (act == "elu") {
-      add_stage("ELU", {-1}, {{"alpha", need_alpha("elu")}});
+      add_stage("ELU", {-1}, {{"alpha", args[0]}});
     } else if (act == "relu6") {
       add_stage("ReLU6", {-1}, {});
-    } else if (act == "swish") {  // nncli's extension (the inference fusion pass makes it)
+    } else if (act == "swish") {  // nncli's extensions from here on (the inference fusion pass makes them)
       add_stage("Swish", {-1}, {});
+    } else if (act == "hard_sigmoid") {
+      add_clip_stages(args[0], args[1]);
+    } else if (act == "hard_swish") {  // x * hard_sigmoid(x) with alpha 1/6, beta 0.5
+      add_clip_stages(1.0 / 6.0, 0.5);
+      stages_[activation_from_].adds_to_previous_grad = true;  // x's gradient from the Mul2 comes first
+      add_stage("Mul2", {kPrevious, kPreActivation}, {});
     } else {
       NN_CHECK(false) << "FusedConvolution: nonlinearity '" << act
-                      << "' is not one of identity, relu, sigmoid, tanh, leaky_relu, elu, relu6, swish";
+                      << "' is not one of identity, relu, sigmoid, tanh, leaky_relu, elu, relu6, swish, "
+                         "hard_sigmoid, hard_swish";
     }
+  }
+  // clip(alpha x + beta, 0, 1) on the previous stage's output.
+  void add_clip_stages(double alpha, double beta) {
+    add_stage("MulScalar", {kPrevious}, {{"val", alpha}});
+    add_stage("AddScalar", {kPrevious}, {{"val", beta}});
+    add_stage("MinimumScalar", {kPrevious}, {{"val", 1.0}});
+    add_stage("MaximumScalar", {kPrevious}, {{"val", 0.0}});
   }
   Variables stage_inputs(size_t s, const Variables& in) const {
     Variables v;
-    for (int k : stages_[s].outer_index) v.push_back(k >= 0 ? in[size_t(k)] : stages_[s - 1].output.get());
+    for (int k : stages_[s].outer_index)
+      v.push_back(k >= 0 ? in[size_t(k)] : stages_[k == kPrevious ? s - 1 : activation_from_ - 1].output.get());
     return v;
   }
   Variables stage_outputs(size_t s, const Variables& out) const {
@@ -177,6 +195,7 @@ class FusedConvolution : public Function {
   bool stages_ran_ = false;  // the last forward ran the stages (so their intermediates are there)
   bool fusable_ = false;
   int bias_ = -1, z_ = -1;
+  size_t activation_from_ = 0;  // the first of the activation's stages
   InferenceConvSlot fused_;
 };
 
