@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ops/detail/op_common.hpp"
+#include "ops/signal/onnx_resize_modes.hpp"
 
 namespace nn::ops {
 namespace {
@@ -235,20 +236,23 @@ class ONNXResize : public Function {
 
 }  // namespace
 
+SchemaBuilder& with_resize_modes(SchemaBuilder& schema) {
+  return schema.arg("mode", AttrType::kString, AttrValue(std::string("nearest")))
+      .arg("coordinate_transformation_mode", AttrType::kString, AttrValue(std::string("half_pixel")))
+      .arg("cubic_coeff_a", AttrType::kFloat, AttrValue(-0.75))
+      .arg("exclude_outside", AttrType::kInt, AttrValue(int64_t(0)))
+      .arg("extrapolation_value", AttrType::kFloat, AttrValue(0.0))
+      .arg("nearest_mode", AttrType::kString, AttrValue(std::string("round_prefer_floor")));
+}
+
 void register_onnx_resize(OpRegistry& r) {
   register_cpu<ONNXResize>(
-      r, SchemaBuilder("ONNXResize", "Array Manipulation")
-             .doc("ONNX Resize: nearest, linear or cubic resampling to sizes or by scales")
-             .in("x")
-             .arg("roi", AttrType::kFloats, AttrValue(std::vector<double>{}))
-             .arg("scales", AttrType::kFloats, AttrValue(std::vector<double>{}))
-             .arg("sizes", AttrType::kInts, AttrValue(std::vector<int64_t>{}))
-             .arg("mode", AttrType::kString, AttrValue(std::string("nearest")))
-             .arg("coordinate_transformation_mode", AttrType::kString, AttrValue(std::string("half_pixel")))
-             .arg("cubic_coeff_a", AttrType::kFloat, AttrValue(-0.75))
-             .arg("exclude_outside", AttrType::kInt, AttrValue(int64_t(0)))
-             .arg("extrapolation_value", AttrType::kFloat, AttrValue(0.0))
-             .arg("nearest_mode", AttrType::kString, AttrValue(std::string("round_prefer_floor")))
+      r, with_resize_modes(SchemaBuilder("ONNXResize", "Array Manipulation")
+                               .doc("ONNX Resize: nearest, linear or cubic resampling to sizes or by scales")
+                               .in("x")
+                               .arg("roi", AttrType::kFloats, AttrValue(std::vector<double>{}))
+                               .arg("scales", AttrType::kFloats, AttrValue(std::vector<double>{}))
+                               .arg("sizes", AttrType::kInts, AttrValue(std::vector<int64_t>{})))
              .out("y")
              .build());
 }

@@ -2,6 +2,7 @@
 // ONNXResize made for each new set of sizes. Inference only.
 #include "ops/array/shape_input.hpp"
 #include "ops/detail/op_common.hpp"
+#include "ops/signal/onnx_resize_modes.hpp"
 
 namespace nn::ops {
 namespace {
@@ -49,18 +50,13 @@ class ONNXResizeTo : public Function {
 
 void register_onnx_resize_to(OpRegistry& r) {
   register_cpu<ONNXResizeTo>(
-      r, SchemaBuilder("ONNXResizeTo", "Unsupported, Special Use")
-             .doc("ONNX Resize to the sizes a 1-D input holds (ONNXResize's modes; inference only)")
-             .in("x")
-             .in("sizes")
-             .arg("roi", AttrType::kFloats, AttrValue(std::vector<double>{}))
-             .arg("mode", AttrType::kString, AttrValue(std::string("nearest")))
-             .arg("coordinate_transformation_mode", AttrType::kString, AttrValue(std::string("half_pixel")))
-             .arg("cubic_coeff_a", AttrType::kFloat, AttrValue(-0.75))
-             .arg("exclude_outside", AttrType::kInt, AttrValue(int64_t(0)))
-             .arg("extrapolation_value", AttrType::kFloat, AttrValue(0.0))
-             .arg("nearest_mode", AttrType::kString, AttrValue(std::string("round_prefer_floor")))
-             .out("y")
-             .build());
+      r,
+      with_resize_modes(SchemaBuilder("ONNXResizeTo", "Unsupported, Special Use")
+                            .doc("ONNX Resize to the sizes a 1-D input holds (ONNXResize's modes; inference only)")
+                            .in("x")
+                            .in("sizes")
+                            .arg("roi", AttrType::kFloats, AttrValue(std::vector<double>{})))
+          .out("y")
+          .build());
 }
 }  // namespace nn::ops
