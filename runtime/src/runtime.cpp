@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <exception>
 #include <map>
-#include <set>
 #include <new>
+#include <set>
 #include <utility>
 
 #include "executor_runner.hpp"
@@ -54,14 +54,13 @@ struct Model::Impl {
   std::string executor, context;  // ModelOptions' (the options themselves hold a map: not kept, see load_runner)
   RunnerOptions runner_options;
   std::vector<std::string> executors;
-  // An ONNX model with dynamic axes is imported again at each new set of input shapes (every shape computation
-  // traced at them), or built from its ShapeTemplate when one was learnt; each runner is kept, at most
-  // kMaxImports, the least recently made dropped.
-  bool reimports = false;
+  // An ONNX model with dynamic axes (its free dims, set only for such a model) is imported again at each new set
+  // of input shapes (every shape computation traced at them), or built from its ShapeTemplate when one was
+  // learnt; each runner is kept, at most kMaxImports, the least recently made dropped.
+  std::optional<FreeDims> free_dims;
   static constexpr size_t kMaxImports = 8;
   // The templates: one per set of atoms at 1 (held there; an import may choose otherwise for a dim of 1, so
   // the others are learnt and used at 2 and over), learnt at the first new shape of that set, or failed (empty).
-  std::optional<FreeDims> free_dims;
   struct Learnt {
     ShapeTemplate shapes;
     nn::ir::ParameterStore weights;  // those of every import it was learnt from, held once with the runner's
@@ -228,8 +227,7 @@ Model::Model(const std::vector<std::string>& files, const ModelOptions& options)
     m.runner_options.seed = options.seed;
     if (nn::formats::file_extension(files.front()) == "onnx") {
       const auto graph_inputs = nn::formats::onnx::read_graph_inputs(files.front());
-      m.reimports = graph_inputs && nn::formats::onnx::has_free_dims(*graph_inputs);
-      if (m.reimports) m.free_dims.emplace(*graph_inputs);
+      if (graph_inputs && nn::formats::onnx::has_free_dims(*graph_inputs)) m.free_dims.emplace(*graph_inputs);
     }
     NamedShapes shapes;
     for (const auto& [name, dims] : options.input_shapes)
@@ -277,7 +275,7 @@ void Model::set_input_shapes(const std::vector<std::vector<int64_t>>& shapes) {
   translated([&] {
     std::vector<nn::Shape> given;
     for (const auto& s : shapes) given.emplace_back(s.begin(), s.end());
-    if (impl_->reimports)
+    if (impl_->free_dims)
       impl_->reimport_at(given);
     else
       impl_->runner->set_input_shapes(given);
