@@ -50,7 +50,7 @@ bool run_on_calling_thread(double flops) {
     const char* v = std::getenv(name);
     return (v && *v ? std::atof(v) : mflops) * 1e6;
   };
-  static const double always = bound("NN_CALLING_THREAD_MFLOPS", 40),
+  static const double always = bound("NN_CALLING_THREAD_MFLOPS", 5),
                       busy = bound("NN_CALLING_THREAD_BUSY_MFLOPS", 300);
   return flops < always || (flops < busy && nn::machine_busy());
 }

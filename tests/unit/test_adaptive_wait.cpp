@@ -28,9 +28,10 @@ TEST(AdaptiveWait, StartsSpinningAsOnAnIdleMachine) {
   EXPECT_GT(AdaptiveWait::kQuietSpinMs, AdaptiveWait::kBusySpinMs);
 }
 
-TEST(AdaptiveWait, SleepsAtOnceWhileBusyAndSpinsAgainAfterQuietChecksInARow) {
+TEST(AdaptiveWait, SleepsAfterBusyChecksInARowAndSpinsAgainAfterQuietChecksInARow) {
   FakeRuntime rt;
-  // busy, busy, then quiet checks in a row, one fewer than end a busy spell, a busy one, then enough quiet ones
+  // busy, busy (kBusyChecksToStart), then quiet checks in a row, one fewer than end a busy spell, a busy one, then
+  // enough quiet ones
   rt.loads = {false, false};
   for (int pass = 0; pass < 2; ++pass) {
     rt.loads.insert(rt.loads.end(), size_t(AdaptiveWait::kQuietChecksAfterBusy - 1), true);
@@ -45,16 +46,29 @@ TEST(AdaptiveWait, SleepsAtOnceWhileBusyAndSpinsAgainAfterQuietChecksInARow) {
     spins.push_back(wait.spin_ms());
   }
   EXPECT_EQ(rt.measured, rt.loads.size());
-  // busy: 0; busy again and through the short quiet run: no call; the full quiet run: back to the spin.
+  // two busy: 0; busy again and through the short quiet run: no call; the full quiet run: back to the spin.
   EXPECT_EQ(rt.set,
             (std::vector<int>{AdaptiveWait::kQuietSpinMs, AdaptiveWait::kBusySpinMs, AdaptiveWait::kQuietSpinMs}));
   EXPECT_EQ(spins.back(), AdaptiveWait::kQuietSpinMs);
   EXPECT_EQ(spins[spins.size() - 2], AdaptiveWait::kBusySpinMs);  // one quiet check short
 }
 
+TEST(AdaptiveWait, OneBusyCheckAmongQuietOnesKeepsTheSpin) {
+  FakeRuntime rt;
+  rt.loads = {true, false, true, true, false, true};  // isolated bursts of waiting, as on an idle machine
+  AdaptiveWait wait = rt.make();
+  Clock::time_point t = Clock::now();
+  for (size_t i = 0; i < rt.loads.size(); ++i) {
+    wait.update(t += AdaptiveWait::kCheckEvery);
+    EXPECT_EQ(wait.spin_ms(), AdaptiveWait::kQuietSpinMs) << "check " << i;
+  }
+  EXPECT_EQ(rt.set, std::vector<int>{AdaptiveWait::kQuietSpinMs});
+  static_assert(AdaptiveWait::kBusyChecksToStart == 2, "the loads above hold single busy checks");
+}
+
 TEST(AdaptiveWait, MeasuresAtMostEveryCheckInterval) {
   FakeRuntime rt;
-  rt.loads = {false};
+  rt.loads = {false, false};
   AdaptiveWait wait = rt.make();
   const Clock::time_point start = Clock::now();
   wait.update(start);  // forward passes far more often than the interval: no measure
@@ -62,6 +76,10 @@ TEST(AdaptiveWait, MeasuresAtMostEveryCheckInterval) {
   EXPECT_EQ(rt.measured, 0u);
   wait.update(start + AdaptiveWait::kCheckEvery * 2);
   EXPECT_EQ(rt.measured, 1u);
+  wait.update(start + AdaptiveWait::kCheckEvery * 2 + AdaptiveWait::kCheckEvery / 2);
+  EXPECT_EQ(rt.measured, 1u);
+  wait.update(start + AdaptiveWait::kCheckEvery * 3);
+  EXPECT_EQ(rt.measured, 2u);
   EXPECT_EQ(wait.spin_ms(), AdaptiveWait::kBusySpinMs);
 }
 

@@ -25,8 +25,11 @@ AdaptiveWait::AdaptiveWait(std::function<void(int)> set_spin_ms, std::function<b
 void AdaptiveWait::update(std::chrono::steady_clock::time_point now) {
   if (now - last_check_ < kCheckEvery) return;
   last_check_ = now;
-  quiet_checks_ = quiet_() ? quiet_checks_ + 1 : 0;
-  const bool busy = quiet_checks_ == 0 || (spin_ms_ == kBusySpinMs && quiet_checks_ < kQuietChecksAfterBusy);
+  const bool quiet = quiet_();
+  quiet_checks_ = quiet ? quiet_checks_ + 1 : 0;
+  busy_checks_ = quiet ? 0 : busy_checks_ + 1;
+  const bool busy =
+      spin_ms_ == kBusySpinMs ? quiet_checks_ < kQuietChecksAfterBusy : busy_checks_ >= kBusyChecksToStart;
   const int spin = busy ? kBusySpinMs : kQuietSpinMs;
   if (spin == spin_ms_) return;
   spin_ms_ = spin;

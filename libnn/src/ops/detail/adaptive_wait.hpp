@@ -17,11 +17,16 @@ class AdaptiveWait {
   // in which this process's threads happened not to wait ran the team (and mid-sized networks off the calling
   // thread, nn::machine_busy) for a few dozen passes, each waiting for a worker the scheduler had not run.
   static constexpr int kQuietChecksAfterBusy = 4;
+  // Busy checks in a row that start a busy spell: on an idle machine one 50 ms window in twenty or so saw this
+  // process's threads wait 5-22 % (a kernel thread, another process's burst), never two in a row; with two busy
+  // loops per core every window saw 50-170 %. A single one turned an idle NHWC SqueezeNet's workers to sleeping
+  // for 200 ms at a time: a median of 0.30-0.50 ms per run instead of 0.28-0.32.
+  static constexpr int kBusyChecksToStart = 2;
 
   // set_spin_ms: the runtime's call (kmp_set_blocktime); quiet: whether the machine was quiet since last asked.
   AdaptiveWait(std::function<void(int)> set_spin_ms, std::function<bool()> quiet);
   // Measures the load when kCheckEvery has passed since the last measure, and sets the spin time it calls for
-  // (the busy one from the first busy check until kQuietChecksAfterBusy quiet ones in a row).
+  // (the busy one from kBusyChecksToStart busy checks in a row until kQuietChecksAfterBusy quiet ones in a row).
   void update(std::chrono::steady_clock::time_point now);
   int spin_ms() const { return spin_ms_; }
 
@@ -31,6 +36,7 @@ class AdaptiveWait {
   std::chrono::steady_clock::time_point last_check_;
   int spin_ms_;
   int quiet_checks_ = 0;  // quiet checks in a row, up to the latest
+  int busy_checks_ = 0;   // busy checks in a row, up to the latest
 };
 
 // Called by each forward pass outside parallel regions: AdaptiveWait::update, once nn::enable_adaptive_wait ran
