@@ -19,6 +19,23 @@ std::string pad_input(ImportContext& ctx, const std::string& x, const SpatialPad
                    {{"pad_width", p.pad_width()}, {"mode", std::string("constant")}, {"constant_value", value}});
 }
 
+// Whether max pooling over `in` with `pads` (ceil_mode's end extension included) equals nnabla's MaxPooling with
+// ignore_border=false and the symmetric pads it was extended from: the same output sizes ((in + pad - 1) / stride
+// + 1 upstream), and every window holding an input value (pad < kernel), as partial windows at the end take the
+// maxima of what they hold, which -inf padding gives too. Pooling then reads the convolution's output as it is,
+// with no padded copy (GoogLeNet b1: three Pads before ceil_mode pools took 12.9 ms of a 48.7 ms run).
+bool ceil_as_partial_windows(const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                             const std::vector<int64_t>& strides, const SpatialPads& symmetric,
+                             const SpatialPads& pads) {
+  if (!symmetric.symmetric()) return false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const int64_t pad = symmetric.begin[i];
+    const int64_t out = (in[i] + pads.begin[i] + pads.end[i] - kernel[i]) / strides[i] + 1;
+    if (pad >= kernel[i] || (in[i] + pad - 1) / strides[i] + 1 != out) return false;
+  }
+  return true;
+}
+
 void pool(ImportContext& ctx, const NodeView& node, bool max) {
   NN_CHECK_CODE(node.output(1).empty(), ErrorCode::kUnsupported) << "MaxPool's Indices output is not supported";
   const std::string x = node.input(0);
@@ -32,6 +49,7 @@ void pool(ImportContext& ctx, const NodeView& node, bool max) {
     NN_CHECK_CODE(d == 1, ErrorCode::kUnsupported) << "pooling dilations other than 1 are not supported";
   const std::vector<int64_t> in(xs.begin() + 2, xs.end());
   SpatialPads pads = resolve_pads(node, in, kernel, strides);
+  const SpatialPads symmetric_pads = pads;  // before ceil_mode's extension
   if (node.get_int("ceil_mode", 0) != 0) {  // grow the end padding so that floor gives the ceil size
     for (size_t i = 0; i < k; ++i) {
       const int64_t span = in[i] + pads.begin[i] + pads.end[i] - kernel[i];
@@ -46,6 +64,12 @@ void pool(ImportContext& ctx, const NodeView& node, bool max) {
     Attrs attrs = pool_attrs(kernel, strides, pads.begin);
     if (!max) attrs.set("including_pad", include_pad);
     ctx.emit1(max ? "MaxPooling" : "AveragePooling", {x}, attrs, node.output(0));
+    return;
+  }
+  if (max && ceil_as_partial_windows(in, kernel, strides, symmetric_pads, pads)) {
+    Attrs attrs = pool_attrs(kernel, strides, symmetric_pads.begin);
+    attrs.set("ignore_border", false);
+    ctx.emit1("MaxPooling", {x}, attrs, node.output(0));
     return;
   }
   const Attrs unpadded = pool_attrs(kernel, strides, std::vector<int64_t>(k, 0));
