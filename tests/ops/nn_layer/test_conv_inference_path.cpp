@@ -342,6 +342,38 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
   }
 }
 
+// DenseNet's dense layer: a concatenation of a plain map (a pooling output) with a convolution's channels-last
+// one, BatchNormalization with running statistics, ReLU, then a convolution. Without gradients the chain stays
+// channels-last (no reorder to the plain layout between the convolutions) and gives the plain path's values.
+TEST(ConvInferencePath, DenseLayerStaysChannelsLast) {
+  std::mt19937 rng(11);
+  auto v = [&](const nn::Shape& s) { return variable_of(random_input(s, rng)); };
+  auto x = v({1, 16, 40, 40}), w0 = v({24, 16, 3, 3}), w1 = v({20, 40, 1, 1});
+  auto pooled = nn::call1("AveragePooling", {x}, {{"kernel", std::vector<int64_t>{1, 1}}});  // plain layout
+  auto a = nn::call1("Convolution", {x, w0}, {{"pad", std::vector<int64_t>{1, 1}}}, nn::cpu_context());
+  auto joined = nn::call1("Concatenate", {pooled, a}, {{"axis", int64_t(1)}});
+  auto beta = v({1, 40, 1, 1}), gamma = v({1, 40, 1, 1}), mean = v({1, 40, 1, 1}), var = v({1, 40, 1, 1});
+  float* vp = var->data()->cast<float>();
+  for (int c = 0; c < 40; ++c) vp[c] = std::abs(vp[c]) + 0.5f;
+  auto normed = nn::call1("BatchNormalization", {joined, beta, gamma, mean, var},
+                          {{"axes", std::vector<int64_t>{1}}, {"batch_stat", false}});
+  auto out = nn::call1("Convolution", {nn::call1("ReLU", {normed}), w1}, {}, nn::cpu_context());
+  nn::forward_all({out});
+  auto as_ref = [](const nn::VariablePtr& var) {
+    const std::vector<float> values = var->data()->to_vector();
+    return RefArray{var->shape(), std::vector<double>(values.begin(), values.end())};
+  };
+  const RefArray plain_out = as_ref(out), plain_normed = as_ref(normed);
+  {
+    nn::NoGradScope no_grad;
+    nn::forward_all({out});
+    EXPECT_EQ(joined->data()->device(), "dnnl_nxc");
+    EXPECT_EQ(normed->data()->device(), "dnnl_nxc");
+  }
+  expect_close(normed->data()->to_vector(), plain_normed, "BatchNormalization");
+  expect_close(out->data()->to_vector(), plain_out, "dense layer");
+}
+
 namespace {
 // On-CPU nanoseconds of this process's threads other than the calling one (schedstat's first field), -1 where
 // the kernel does not say.

@@ -60,23 +60,39 @@ class Concatenate : public Function {
       offset += block;
     }
   }
-  // Channel concatenation of channels-last inputs: each pixel's channels side by side, output channels-last.
+  // Channel concatenation where a convolution left inputs channels-last: each pixel's channels side by side, the
+  // output channels-last. Inputs held in the plain layout are read there (DenseNet's concatenations hold their
+  // block's first map, a pooling output, beside the convolutions' maps: all of them went back to the plain layout
+  // for it, and to channels-last again for the next convolution).
   bool forward_channels_last(const Variables& in, const Variables& out) {
-    if (axis_ != 1) return false;
-    for (auto* v : in)
-      if (!held_channels_last(*v->data())) return false;
+    if (axis_ != 1 || out[0]->shape().size() != 4) return false;
+    bool any = false;
+    for (auto* v : in) any = any || held_channels_last(*v->data());
+    if (!any) return false;
     const Shape& ys = out[0]->shape();
-    const int64_t pixels = ys[0] * ys[2] * ys[3], channels = ys[1];
+    const int64_t map = ys[2] * ys[3], pixels = ys[0] * map, channels = ys[1];
     float* y = static_cast<float*>(out[0]->data()->cast_raw(channels_last_key(), true));
     std::vector<const float*> xs;
-    for (auto* v : in) xs.push_back(static_cast<const float*>(v->data()->get_raw(channels_last_key())));
+    std::vector<bool> plain;
+    for (auto* v : in) {
+      plain.push_back(!held_channels_last(*v->data()));
+      xs.push_back(plain.back() ? in_data(v) : static_cast<const float*>(v->data()->get_raw(channels_last_key())));
+    }
     // One range of pixels per thread, each writing its output pixels whole (the copy is bandwidth-bound:
     // SqueezeNet's eight concatenations move ~370 MB per batch of 32).
     parallel_ranges(pixels, pixels * channels, [&](int64_t begin, int64_t end, int) {
       int64_t offset = 0;
       for (size_t i = 0; i < in.size(); ++i) {
         const int64_t c = in[i]->shape()[1];
-        for (int64_t q = begin; q < end; ++q) copy_channels(xs[i] + q * c, y + q * channels + offset, c);
+        if (!plain[i]) {
+          for (int64_t q = begin; q < end; ++q) copy_channels(xs[i] + q * c, y + q * channels + offset, c);
+        } else {  // (N, C, H, W): channel k of pixel q = (n, p) at (n * c + k) * map + p
+          for (int64_t q = begin; q < end; ++q) {
+            const float* src = xs[i] + (q / map) * c * map + q % map;
+            float* dst = y + q * channels + offset;
+            for (int64_t k = 0; k < c; ++k) dst[k] = src[k * map];
+          }
+        }
         offset += c;
       }
     });

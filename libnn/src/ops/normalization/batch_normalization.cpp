@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
 #include "ops/normalization/batch_norm_args.hpp"
 
@@ -70,37 +71,53 @@ class BatchNormalization : public Function {
   }
 
   void forward_impl(const Variables& in, const Variables& out) override {
-    const float* x = in_data(in[0]);
     const float* beta = beta_ < 0 ? nullptr : in_data(in[beta_]);
     const float* gamma = gamma_ < 0 ? nullptr : in_data(in[gamma_]);
-    float* y = out_data(out[0]);
-    const float* mean = nullptr;
-    const float* var = nullptr;
-    if (args_.batch_stat) {
-      compute_batch_stats(x);
-      float* rm = in[mean_]->data()->cast<float>();
-      float* rv = in[var_]->data()->cast<float>();
-      const double n = double(outer_ * inner_);
-      const double unbias = n > 1 ? n / (n - 1) : 1.0;  // running variance uses the unbiased estimate
-      for (int64_t c = 0; c < channels_; ++c) {
-        rm[c] = args_.decay_rate * rm[c] + (1 - args_.decay_rate) * batch_mean_[c];
-        rv[c] = args_.decay_rate * rv[c] + (1 - args_.decay_rate) * float(batch_var_[c] * unbias);
-      }
-      if (out.size() == 3) {
-        std::copy(batch_mean_.begin(), batch_mean_.end(), out_data(out[1]));
-        std::copy(batch_var_.begin(), batch_var_.end(), out_data(out[2]));
-      }
-      mean = batch_mean_.data();
-      var = batch_var_.data();
-    } else {
-      mean = in_data(in[mean_]);
-      var = in_data(in[var_]);
+    if (!args_.batch_stat) {  // running statistics: x is read where it is held (forward_channels_last)
+      const std::vector<float> scale_shift = running_scale_shift(in, gamma, beta);
+      const float* scale = scale_shift.data();
+      const float* shift = scale + channels_;
+      if (forward_channels_last(in[0], out[0], scale, shift)) return;
+      scale_blocks(in_data(in[0]), out_data(out[0]), scale, shift);
+      return;
     }
-    std::vector<float> scale(static_cast<size_t>(channels_)), shift(static_cast<size_t>(channels_));
+    const float* x = in_data(in[0]);
+    compute_batch_stats(x);
+    float* rm = in[mean_]->data()->cast<float>();
+    float* rv = in[var_]->data()->cast<float>();
+    const double n = double(outer_ * inner_);
+    const double unbias = n > 1 ? n / (n - 1) : 1.0;  // running variance uses the unbiased estimate
+    for (int64_t c = 0; c < channels_; ++c) {
+      rm[c] = args_.decay_rate * rm[c] + (1 - args_.decay_rate) * batch_mean_[c];
+      rv[c] = args_.decay_rate * rv[c] + (1 - args_.decay_rate) * float(batch_var_[c] * unbias);
+    }
+    if (out.size() == 3) {
+      std::copy(batch_mean_.begin(), batch_mean_.end(), out_data(out[1]));
+      std::copy(batch_var_.begin(), batch_var_.end(), out_data(out[2]));
+    }
+    std::vector<float> scale_shift(size_t(2 * channels_));
+    fill_scale_shift(batch_mean_.data(), batch_var_.data(), gamma, beta, scale_shift.data(),
+                     scale_shift.data() + channels_);
+    scale_blocks(x, out_data(out[0]), scale_shift.data(), scale_shift.data() + channels_);
+  }
+
+  // scale = gamma / sqrt(var + eps), shift = beta - mean * scale, per channel.
+  void fill_scale_shift(const float* mean, const float* var, const float* gamma, const float* beta, float* scale,
+                        float* shift) const {
     for (int64_t c = 0; c < channels_; ++c) {
       scale[c] = (gamma ? gamma[c] : 1.f) / std::sqrt(var[c] + args_.eps);
       shift[c] = (beta ? beta[c] : 0.f) - mean[c] * scale[c];
     }
+  }
+  // The running statistics' scale then shift, channels_ values each.
+  std::vector<float> running_scale_shift(const Variables& in, const float* gamma, const float* beta) const {
+    std::vector<float> scale_shift(size_t(2 * channels_));
+    fill_scale_shift(in_data(in[mean_]), in_data(in[var_]), gamma, beta, scale_shift.data(),
+                     scale_shift.data() + channels_);
+    return scale_shift;
+  }
+  // y = x * scale[c] + shift[c] over the (outer, channel, inner) blocks.
+  void scale_blocks(const float* x, float* y, const float* scale, const float* shift) const {
     for_each_block([&](int64_t first, int64_t len, int64_t c) {
       const float sc = scale[c], sh = shift[c];
       const float* xb = x + first;
@@ -108,6 +125,25 @@ class BatchNormalization : public Function {
 #pragma omp simd
       for (int64_t k = 0; k < len; ++k) yb[k] = xb[k] * sc + sh;
     });
+  }
+
+  // Running statistics over channels of an input a convolution left channels-last: each pixel's channels scaled
+  // there, the output channels-last too, so DenseNet's concatenation -> BatchNormalization -> ReLU -> convolution
+  // chains stay in that layout (each BatchNormalization otherwise cost two reorders of its map).
+  bool forward_channels_last(Variable* x, Variable* y, const float* scale, const float* shift) {
+    if (inner_ == 1 || outer_ != x->shape()[0] || !held_channels_last(*x->data())) return false;
+    const float* xl = static_cast<const float*>(x->data()->get_raw(channels_last_key()));
+    float* yl = static_cast<float*>(y->data()->cast_raw(channels_last_key(), true));
+    const int64_t pixels = outer_ * inner_, c = channels_;
+    parallel_ranges(pixels, pixels * c, [&](int64_t begin, int64_t end, int) {
+      for (int64_t q = begin; q < end; ++q) {
+        const float* xp = xl + q * c;
+        float* yp = yl + q * c;
+#pragma omp simd
+        for (int64_t k = 0; k < c; ++k) yp[k] = xp[k] * scale[k] + shift[k];
+      }
+    });
+    return true;
   }
 
   void compute_batch_stats(const float* x) {
