@@ -3,15 +3,15 @@
 
 namespace nn {
 
-// From now on each forward pass checks, at most every 50 ms, whether this process's threads waited for a CPU,
-// and keeps idle workers spinning 1 ms (quiet) or lets them sleep at once (busy). nncli enables it; a program
-// that embeds libnn keeps its own OpenMP settings. Also sets KMP_BLOCKTIME to that spin in the environment, which
-// libomp reads when it starts. False where the runtime cannot change its spin time while running (libgomp reads
-// GOMP_SPINCOUNT once).
+// From now on each forward pass checks, at most every 100 ms, whether other processes took CPU time, and keeps
+// idle workers spinning 1 ms (quiet) or lets them sleep at once (busy). nncli enables it; a program that embeds
+// libnn keeps its own OpenMP settings. Also sets KMP_BLOCKTIME to that spin in the environment, which libomp reads
+// when it starts. False where the runtime cannot change its spin time while running (libgomp reads GOMP_SPINCOUNT
+// once).
 bool enable_adaptive_wait();
 
-// Whether the latest of those checks found this process's threads waiting for a CPU (more than 5 % of the time
-// since the check before): a busy machine. False before the first check and without adaptive waits.
+// Whether those checks found a busy machine: others took half a CPU or more in two checks in a row, and not four
+// quiet ones in a row since. False before the first check and without adaptive waits.
 bool machine_busy();
 
 }  // namespace nn

@@ -1,4 +1,4 @@
-// nn::enable_adaptive_wait: AdaptiveWait over run-queue waits (QuietMeter) and libomp's kmp_set_blocktime.
+// nn::enable_adaptive_wait: AdaptiveWait over the machine load (QuietMeter) and libomp's kmp_set_blocktime.
 #include "ops/detail/adaptive_wait.hpp"
 
 #include <dlfcn.h>
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "nn/core/adaptive_wait.hpp"
-#include "ops/detail/run_queue.hpp"
+#include "ops/detail/machine_load.hpp"
 
 namespace nn::ops {
 

@@ -12,15 +12,16 @@ namespace nn::ops {
 class AdaptiveWait {
  public:
   static constexpr int kQuietSpinMs = 1, kBusySpinMs = 0;
-  static constexpr std::chrono::milliseconds kCheckEvery{50};
-  // Quiet checks in a row that end a busy spell: under other processes' uneven load (builds), one 50 ms window
-  // in which this process's threads happened not to wait ran the team (and mid-sized networks off the calling
-  // thread, nn::machine_busy) for a few dozen passes, each waiting for a worker the scheduler had not run.
+  // The span of one load measure (QuietMeter::kMinSpan: a measure sooner repeats the last verdict).
+  static constexpr std::chrono::milliseconds kCheckEvery{100};
+  // Quiet checks in a row that end a busy spell: under other processes' uneven load (builds), one window in which
+  // they happened to leave the CPUs ran the team (and mid-sized networks off the calling thread, nn::machine_busy)
+  // for a few dozen passes, each waiting for a worker the scheduler had not run.
   static constexpr int kQuietChecksAfterBusy = 4;
-  // Busy checks in a row that start a busy spell: on an idle machine one 50 ms window in twenty or so saw this
-  // process's threads wait 5-22 % (a kernel thread, another process's burst), never two in a row; with two busy
-  // loops per core every window saw 50-170 %. A single one turned an idle NHWC SqueezeNet's workers to sleeping
-  // for 200 ms at a time: a median of 0.30-0.50 ms per run instead of 0.28-0.32.
+  // Busy checks in a row that start a busy spell: a burst of another process (a compiler starting, a kernel
+  // thread) fills one window now and then; a single one turned an idle NHWC SqueezeNet's workers to sleeping
+  // for 200 ms at a time (a median of 0.30-0.50 ms per run instead of 0.28-0.32). With one busy loop per core
+  // every window is busy.
   static constexpr int kBusyChecksToStart = 2;
 
   // set_spin_ms: the runtime's call (kmp_set_blocktime); quiet: whether the machine was quiet since last asked.

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/detail/run_queue.hpp"
+#include "ops/detail/machine_load.hpp"
 #include "ops/detail/thread_scope.hpp"
 #include "ops/nn_layer/conv_dnnl_primitive.hpp"
 
@@ -31,8 +31,8 @@ constexpr double kTeamTrialMinFlops = 2e5;
 // on an idle machine, where one thread is ~1.8x slower. A change of load changes the choice. A window is
 // 128 calls, or fewer (at least 16) once they took 400 ms: ResNet-18 at batch 32 on a busy machine made
 // 128 calls last seconds. Windows are scored in time per flop, as a short one holds a different mix.
-// Whether the machine is busy is also measured: the time this process's threads waited for a CPU. Once one
-// thread has lost to the team, windows in which they hardly waited (a quiet machine) try one thread no more,
+// Whether the machine is busy is also measured: the CPU time other processes took (machine_load.hpp). Once one
+// thread has lost to the team, windows in which others took hardly any (a quiet machine) try one thread no more,
 // and the first quiet window after busy ones in one-thread mode tries the team at once.
 class TeamMode {
  public:
