@@ -53,8 +53,13 @@ class TeamMode {
     sum_ms_ = 0, sum_flops_ = 0, count_ = 0;
     const bool was_quiet = quiet_;
     quiet_ = quiet_meter_.measure();
+    if (!warmed_up_) {  // the first window ran cold (first executions, caches): it scores nothing
+      warmed_up_ = true;
+      return;
+    }
+    // A try of the slower mode replaces its old score, taken many windows ago, rather than averaging with it.
     double& score = score_[team_ ? 1 : 0];
-    score = score == 0 ? mean : 0.5 * score + 0.5 * mean;
+    score = score == 0 || trying_ ? mean : 0.5 * score + 0.5 * mean;
     // The team runs first (the idle machine's choice); one thread is first tried after kMinApart windows.
     const bool team_faster = score_[0] == 0 || score_[1] < score_[0];
     if (trying_) {  // this window tried the slower mode again: did it win?
@@ -92,6 +97,7 @@ class TeamMode {
   bool quiet_ = false;
   bool team_ = true;  // an idle machine is the first guess
   bool trying_ = false;
+  bool warmed_up_ = false;
   double sum_ms_ = 0, sum_flops_ = 0, score_[2] = {0, 0};
   int count_ = 0, since_try_ = 0, tries_apart_ = kMinApart;
 };
