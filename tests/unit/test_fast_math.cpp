@@ -1,4 +1,4 @@
-// nn::fast exp / sigmoid / tanh against the double-precision library functions, in ulps, over their range.
+// nn::fast exp / sigmoid / tanh / erf against the double-precision library functions, in ulps, over their range.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -113,6 +113,24 @@ TEST(FastMath, TanhWithinTwoUlps) {
   EXPECT_EQ(nn::fast::tanh(std::numeric_limits<float>::infinity()), 1.f);
   EXPECT_EQ(nn::fast::tanh(-std::numeric_limits<float>::infinity()), -1.f);
   EXPECT_TRUE(std::isnan(nn::fast::tanh(std::numeric_limits<float>::quiet_NaN())));
+}
+
+TEST(FastMath, ErfWithinARelativeMillionth) {
+  double worst = 0;  // relative error, or for subnormal results (which hold fewer digits) ulps times 1e-6
+  float at = 0;
+  for (float x : samples()) {
+    const double want = std::erf(double(x));
+    const float got = nn::fast::erf(x);
+    const double err = std::fabs(want) < std::numeric_limits<float>::min()
+                           ? 1e-6 * double(ulp_distance(got, float(want)))
+                           : std::fabs(got - want) / std::fabs(want);
+    if (err > worst) worst = err, at = x;
+  }
+  EXPECT_LE(worst, 1e-6) << "at x = " << at;
+  EXPECT_EQ(nn::fast::erf(std::numeric_limits<float>::infinity()), 1.f);
+  EXPECT_EQ(nn::fast::erf(-std::numeric_limits<float>::infinity()), -1.f);
+  EXPECT_EQ(nn::fast::erf(30.f), 1.f);
+  EXPECT_TRUE(std::isnan(nn::fast::erf(std::numeric_limits<float>::quiet_NaN())));
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ struct ErfOp {
   using Params = NoParams;
   static constexpr bool kUsesInput = true, kUsesOutput = false;
   static constexpr float kTwoOverSqrtPi = 1.1283791670955126f;
-  static float f(float x, const Params&) { return std::erf(x); }
+  static float f(float x, const Params&) { return fast::erf(x); }
   static float df(float x, float, const Params&) { return kTwoOverSqrtPi * std::exp(-x * x); }
 };
 
