@@ -384,6 +384,12 @@ void import_pad(ImportContext& ctx, const NodeView& node) {
       << "Pad mode " << mode << " is not supported";
   double value = node.get_float("value", 0.0f);
   if (ctx.opset() >= 11 && !node.input(2).empty()) value = ctx.const_values(node.input(2)).at(0);
+  if (std::all_of(width.begin(), width.end(), [](int64_t w) { return w == 0; })) {
+    // PyTorch writes a Pad of zeros before each AveragePool of DenseNet's transitions: a copy, and a plain-layout
+    // one that sent the convolution's channels-last output back (the inference passes remove the Identity).
+    ctx.emit1("Identity", {node.input(0)}, {}, node.output(0));
+    return;
+  }
   ctx.emit1(
       "Pad", {node.input(0)},
       {{"pad_width", width}, {"mode", mode == "edge" ? std::string("repeat") : mode}, {"constant_value", value}},

@@ -4,7 +4,8 @@
 # and b (1, 2, 7, 7); outputs k3s2 (a, kernel 3, stride 2: a partial window at the end), k3s2p1 (a, pads 1),
 # k2s2 (b, kernel 2, stride 2) — all three are nnabla's MaxPooling with ignore_border=false — and k3s1 (b, kernel
 # 3, stride 1: ceil adds nothing, ignore_border=true) and k5s2 (a, kernel 5, stride 2: nnabla's partial windows would give
-# one more output, so it stays a -inf Pad then MaxPooling). Inputs ceil_pooling_{a,b}.npy.
+# one more output, so it stays a -inf Pad then MaxPooling); avg (a Pad of zeros, as PyTorch writes before
+# avg_pool2d, then AveragePool 2x2: the Pad imports as Identity). Inputs ceil_pooling_{a,b}.npy.
 # Run from this directory with python3-onnx.
 import numpy as np
 import onnx
@@ -19,8 +20,11 @@ def pool(x, y, kernel, stride, pads):
 
 
 nodes = [pool("a", "k3s2", 3, 2, 0), pool("a", "k3s2p1", 3, 2, 1), pool("b", "k2s2", 2, 2, 0),
-         pool("b", "k3s1", 3, 1, 0), pool("a", "k5s2", 5, 2, 0)]
-shapes = {"k3s2": 5, "k3s2p1": 6, "k2s2": 4, "k3s1": 5, "k5s2": 4}
+         pool("b", "k3s1", 3, 1, 0), pool("a", "k5s2", 5, 2, 0),
+         helper.make_node("Constant", [], ["zeros"], value=helper.make_tensor("zeros", TensorProto.INT64, [8], [0] * 8)),
+         helper.make_node("Pad", ["a", "zeros"], ["a_padded"], mode="constant"),
+         helper.make_node("AveragePool", ["a_padded"], ["avg"], kernel_shape=[2, 2], strides=[2, 2])]
+shapes = {"k3s2": 5, "k3s2p1": 6, "k2s2": 4, "k3s1": 5, "k5s2": 4, "avg": 5}
 outputs = [helper.make_tensor_value_info(name, F, [1, 2, size, size]) for name, size in shapes.items()]
 graph = helper.make_graph(nodes, "ceil_pooling", [helper.make_tensor_value_info("a", F, [1, 2, 10, 10]),
                                                   helper.make_tensor_value_info("b", F, [1, 2, 7, 7])], outputs)

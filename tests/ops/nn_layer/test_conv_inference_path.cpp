@@ -318,6 +318,13 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
       nn::call1("Add2", {b, b}),
       nn::call1("MulScalar", {b}, {{"val", 0.5}}),
       nn::call1("MaxPooling", {nn::call1("ReLU", {a})}, {{"kernel", std::vector<int64_t>{2, 2}}}),
+      nn::call1("AveragePooling", {a},
+                {{"kernel", std::vector<int64_t>{3, 3}},
+                 {"stride", std::vector<int64_t>{2, 2}},
+                 {"pad", std::vector<int64_t>{1, 1}},
+                 {"including_pad", false}}),
+      nn::call1("AveragePooling", {d}, {{"kernel", std::vector<int64_t>{2, 2}}}),
+      nn::call1("SumPooling", {b}, {{"kernel", std::vector<int64_t>{2, 2}}, {"ignore_border", false}}),
   };
   std::vector<std::vector<float>> plain;
   nn::forward_all(outs);
@@ -335,7 +342,12 @@ TEST(ConvInferencePath, ChannelsLastReadersMatchThePlainPath) {
                          "Mul2",
                          "Add2",
                          "MulScalar",
-                         "ReLU, then MaxPooling"};
+                         "ReLU, then MaxPooling",
+                         "AveragePooling padded, without the pads",
+                         "AveragePooling 2x2 one image",
+                         "SumPooling partial windows"};
+  for (size_t i = outs.size() - 3; i < outs.size(); ++i)  // the poolings that average or sum stayed channels-last
+    EXPECT_EQ(outs[i]->data()->device(), "dnnl_nxc") << names[i];
   for (size_t i = 0; i < outs.size(); ++i) {
     RefArray want{outs[i]->shape(), std::vector<double>(plain[i].begin(), plain[i].end())};
     expect_close(outs[i]->data()->to_vector(), want, names[i]);

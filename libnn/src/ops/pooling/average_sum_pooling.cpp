@@ -1,4 +1,5 @@
 // AveragePooling (including_pad or not) and SumPooling: window sums scaled per output position.
+#include "ops/detail/channels_last_view.hpp"
 #include "ops/detail/op_common.hpp"
 #include "ops/pooling/pooling_common.hpp"
 
@@ -28,6 +29,7 @@ class ScaledWindowSum : public Function {
   }
 
   void forward_impl(const Variables& in, const Variables& out) override {
+    if (forward_channels_last(in[0], out[0])) return;
     const float* x = in_data(in[0]);
     float* y = out_data(out[0]);
     const PoolPlan& p = plan_;
@@ -59,6 +61,39 @@ class ScaledWindowSum : public Function {
   }
 
  private:
+  // 2-D windows over an input a convolution left channels-last: each output pixel's channels summed there, the
+  // output channels-last too (DenseNet's transitions: a reorder each way around every pooling otherwise).
+  bool forward_channels_last(Variable* in, Variable* out) {
+    const PoolPlan& p = plan_;
+    if (p.kernel.size() != 2 || !held_channels_last(*in->data())) return false;
+    const Shape& xs = in->shape();
+    const int64_t c = xs[1], w = xs[3], oh = p.out[0], ow = p.out[1];
+    const float* x = static_cast<const float*>(in->data()->get_raw(channels_last_key()));
+    float* y = static_cast<float*>(out->data()->cast_raw(channels_last_key(), true));
+    const int64_t rows = xs[0] * oh;
+    parallel_ranges(rows, rows * ow * c, [&](int64_t begin, int64_t end, int) {
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t n = r / oh, i = r % oh;
+        const int64_t lo0 = p.lo[0][size_t(i)], hi0 = p.hi[0][size_t(i)];
+        for (int64_t j = 0; j < ow; ++j) {
+          const int64_t lo1 = p.lo[1][size_t(j)], hi1 = p.hi[1][size_t(j)];
+          float* yp = y + (r * ow + j) * c;
+          std::fill(yp, yp + c, 0.f);
+          for (int64_t a = lo0; a < hi0; ++a)
+            for (int64_t b = lo1; b < hi1; ++b) {
+              const float* xp = x + ((n * xs[2] + a) * w + b) * c;
+#pragma omp simd
+              for (int64_t k = 0; k < c; ++k) yp[k] += xp[k];
+            }
+          const float scale = scale_[size_t(i * ow + j)];
+#pragma omp simd
+          for (int64_t k = 0; k < c; ++k) yp[k] *= scale;
+        }
+      }
+    });
+    return true;
+  }
+
   template <class F>
   void run_maps(F&& f) const {
     if (plan_.maps * plan_.in_size >= kParallelThreshold && plan_.maps > 1) {
