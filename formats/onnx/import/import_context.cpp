@@ -500,13 +500,14 @@ Attrs ImportContext::reshape_of_data_axis(const std::string& input, const Attrs&
   for (size_t i = 0; i < xs.size(); ++i)
     if (int64_t(i) != t.data_axis) others *= xs[i];
   std::vector<int64_t> target = attrs.get_ints("shape");
-  // The target dim of the data axis: its import-time size, with the other dims holding the rest.
+  // The target dim of the data axis: its import-time size times what the other dims leave of the input's others
+  // (a Flatten that merges the data axis with the axes after it), the other dims holding the rest.
   int64_t found = -1, candidates = 0;
   for (size_t i = 0; i < target.size(); ++i) {
     int64_t rest = 1;
     for (size_t k = 0; k < target.size(); ++k)
       if (k != i) rest *= target[k];
-    if (target[i] == xs[size_t(t.data_axis)] && rest == others) {
+    if (rest > 0 && others % rest == 0 && target[i] == xs[size_t(t.data_axis)] * (others / rest)) {
       found = int64_t(i);
       ++candidates;
     }

@@ -54,9 +54,22 @@ std::string round_to_half(ImportContext& ctx, const std::string& x, const std::s
   return ctx.emit1("Where", {ctx.emit1("LessScalar", {a}, {{"val", 6.103515625e-05}}), sub, normal}, {}, output);
 }
 
+// Float values cast to an integer type keep their integer part (ONNX truncates toward zero).
+bool float_to_integer(int32_t from, int32_t to) {
+  const auto floating = [](int32_t t) {
+    return t == ::onnx::TensorProto::FLOAT || t == ::onnx::TensorProto::DOUBLE ||
+           t == ::onnx::TensorProto::FLOAT16 || t == ::onnx::TensorProto::BFLOAT16;
+  };
+  return floating(from) && !floating(to) && to != ::onnx::TensorProto::BOOL && to != ::onnx::TensorProto::STRING;
+}
+std::string truncate_toward_zero(ImportContext& ctx, const std::string& x, const std::string& output) {
+  return ctx.emit1("Mul2", {ctx.emit1("Sign", {x}), ctx.emit1("Floor", {ctx.emit1("Abs", {x})})}, {}, output);
+}
+
 void import_cast(ImportContext& ctx, const NodeView& node) {
-  // As nnabla's importer: Cast is removed, consumers read its input (values stay float). Casts that
-  // narrow float precision cannot be expressed that way (half floats widen exactly).
+  // As nnabla's importer: Cast is removed, consumers read its input (values stay float), except that float values
+  // cast to integers lose their fraction. Casts that narrow float precision cannot be expressed that way (half
+  // floats widen exactly).
   const int64_t to = node.get_int("to", 1);
   const int32_t from = ctx.data_type(node.input(0));
   if (to == ::onnx::TensorProto::FLOAT16 &&
@@ -67,7 +80,10 @@ void import_cast(ImportContext& ctx, const NodeView& node) {
   }
   NN_CHECK_CODE(cast_keeps_values(from, int32_t(to)), ErrorCode::kUnsupported)
       << "Cast from " << from << " to " << to << " changes the precision; not supported";
-  ctx.alias(node.output(0), node.input(0));
+  if (float_to_integer(from, int32_t(to)) && !ctx.symbols(node.input(0)))  // (a box's corners as pixel indices)
+    truncate_toward_zero(ctx, node.input(0), node.output(0));
+  else
+    ctx.alias(node.output(0), node.input(0));
   ctx.set_data_type(node.output(0), int32_t(node.get_int("to", 1)));
 }
 
@@ -79,13 +95,11 @@ void import_cast_like(ImportContext& ctx, const NodeView& node) {
   NN_CHECK_CODE(to_half || cast_keeps_values(from, to), ErrorCode::kUnsupported)
       << "CastLike from " << data_type_name(from) << " to " << data_type_name(to)
       << " changes the precision; not supported";
-  const bool to_int = to != ::onnx::TensorProto::FLOAT && to != ::onnx::TensorProto::DOUBLE;
   const bool from_float = from == ::onnx::TensorProto::FLOAT || from == ::onnx::TensorProto::DOUBLE;
   if (to == ::onnx::TensorProto::FLOAT16 && from_float) {
     round_to_half(ctx, node.input(0), node.output(0));
-  } else if (to_int && from_float) {  // float -> integer truncates toward zero
-    const std::string x = node.input(0);
-    ctx.emit1("Mul2", {ctx.emit1("Sign", {x}), ctx.emit1("Floor", {ctx.emit1("Abs", {x})})}, {}, node.output(0));
+  } else if (float_to_integer(from, to)) {
+    truncate_toward_zero(ctx, node.input(0), node.output(0));
   } else {
     ctx.emit1("Identity", {node.input(0)}, {}, node.output(0));
   }

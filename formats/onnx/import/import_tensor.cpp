@@ -74,6 +74,14 @@ void import_reshape(ImportContext& ctx, const NodeView& node) {
     if (const SymValues* sym = ctx.symbols(node.input(1))) return reshape_symbolic(ctx, node, *sym);
   std::vector<int64_t> target = ctx.opset() < 5 ? node.get_ints("shape") : ctx.const_ints(node.input(1));
   const bool allowzero = node.get_int("allowzero", 0) != 0;
+  const bool follows_input =
+      std::any_of(target.begin(), target.end(), [&](int64_t d) { return d == -1 || (d == 0 && !allowzero); });
+  if (follows_input && shape_follows_run(ctx, node.input(0))) {  // 0 and -1 take the input's dims when it runs
+    ctx.emit1("ONNXReshape",
+              {node.input(0), ctx.constant({int64_t(target.size())}, {target.begin(), target.end()})},
+              {{"allowzero", allowzero}}, node.output(0));
+    return;
+  }
   int64_t known = 1, infer = -1;
   for (size_t i = 0; i < target.size(); ++i) {
     if (target[i] == 0 && !allowzero) target[i] = in.at(i);
@@ -104,6 +112,10 @@ void import_flatten(ImportContext& ctx, const NodeView& node) {
   int64_t axis = node.get_int("axis", 1);
   if (axis < 0) axis += rank;
   NN_CHECK(axis >= 0 && axis <= rank) << "axis " << axis << " is out of range for rank " << rank;
+  if (shape_follows_run(ctx, node.input(0))) {
+    reshape_following_input(ctx, node.input(0), {{0, axis}, {axis, rank}}, node.output(0));
+    return;
+  }
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < rank; ++i) (i < axis ? outer : inner) *= in[size_t(i)];
   reshape_output(ctx, node, {outer, inner});
@@ -114,6 +126,7 @@ void import_squeeze(ImportContext& ctx, const NodeView& node) {
   std::vector<int64_t> axes = ctx.opset() >= 13 ? ints_input_or(ctx, node, 1, {}) : node.get_ints("axes");
   for (auto& a : axes) a = normalize_axis(a, int64_t(in.size()));
   Shape out;
+  std::vector<DimRange> kept;  // without axes: the axes of size 1 at import
   for (int64_t i = 0; i < int64_t(in.size()); ++i) {
     const bool listed = std::find(axes.begin(), axes.end(), i) != axes.end();
     if (listed) {
@@ -121,8 +134,12 @@ void import_squeeze(ImportContext& ctx, const NodeView& node) {
     }
     if (listed || (axes.empty() && in[size_t(i)] == 1)) continue;
     out.push_back(in[size_t(i)]);
+    kept.push_back({i, i + 1});
   }
-  reshape_output(ctx, node, out);
+  if (shape_follows_run(ctx, node.input(0)))
+    reshape_following_input(ctx, node.input(0), kept, node.output(0));
+  else
+    reshape_output(ctx, node, out);
 }
 
 void import_unsqueeze(ImportContext& ctx, const NodeView& node) {
@@ -131,10 +148,18 @@ void import_unsqueeze(ImportContext& ctx, const NodeView& node) {
   const int64_t rank = int64_t(in.size() + axes.size());
   for (auto& a : axes) a = normalize_axis(a, rank);
   Shape out;
-  size_t next = 0;
-  for (int64_t i = 0; i < rank; ++i)
-    out.push_back(std::find(axes.begin(), axes.end(), i) != axes.end() ? 1 : in.at(next++));
-  reshape_output(ctx, node, out);
+  std::vector<DimRange> dims;
+  int64_t next = 0;
+  for (int64_t i = 0; i < rank; ++i) {
+    const bool inserted = std::find(axes.begin(), axes.end(), i) != axes.end();
+    out.push_back(inserted ? 1 : in.at(size_t(next)));
+    dims.push_back(inserted ? DimRange{} : DimRange{next, next + 1});
+    next += inserted ? 0 : 1;
+  }
+  if (shape_follows_run(ctx, node.input(0)))
+    reshape_following_input(ctx, node.input(0), dims, node.output(0));
+  else
+    reshape_output(ctx, node, out);
 }
 
 void import_transpose(ImportContext& ctx, const NodeView& node) {
@@ -150,7 +175,8 @@ void import_concat(ImportContext& ctx, const NodeView& node) {
   const int64_t axis = normalize_axis(node.get_int("axis", 1), rank);
   std::vector<std::string> inputs;
   for (size_t i = 0; i < node.num_inputs(); ++i)
-    if (shape_size(ctx.shape(node.input(i))) > 0 || ctx.data_axis(node.input(i)) >= 0 || node.num_inputs() == 1)
+    if (shape_size(ctx.shape(node.input(i))) > 0 || ctx.data_axis(node.input(i)) >= 0 ||
+        shape_follows_run(ctx, node.input(i)) || node.num_inputs() == 1)
       inputs.push_back(node.input(i));  // empty inputs drop out, unless they are empty only at import
   ctx.emit1("Concatenate", inputs, {{"axis", axis}}, node.output(0));
 }
@@ -196,7 +222,8 @@ void import_split(ImportContext& ctx, const NodeView& node) {
 bool slices_at_run_time(ImportContext& ctx, const NodeView& node) {
   if (ctx.opset() < 10) return false;
   const auto data = [&](size_t i) { return !node.input(i).empty() && !ctx.has_values(node.input(i)); };
-  return data(1) || data(2) || data(4);
+  // In a sub-graph, constant positions too: they clamp to the axes' lengths when it runs.
+  return data(1) || data(2) || data(4) || shape_follows_run(ctx, node.input(0));
 }
 
 // ONNXSlice reads starts, ends and steps when it runs; its output's size follows their values.

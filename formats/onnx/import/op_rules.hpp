@@ -59,6 +59,19 @@ std::string fill_symbolic_shape(ImportContext& ctx, const std::string& shape, co
 std::string size_tensor(ImportContext& ctx, const Sym& s);
 std::string run_time_values(ImportContext& ctx, const std::string& name);
 
+// Inside a sub-graph a computed tensor's shape may change from one run to the next (a Loop body's per-iteration
+// slice of a data-sized count), so Squeeze, Unsqueeze, Flatten and Reshape with 0 or -1 give their outputs dims
+// read from the input's shape when they run, not the import-time stand-in's (reshape_at_run_time.cpp).
+// Whether `x` is such a tensor (a sub-graph's, not constant, of rank > 0).
+bool shape_follows_run(const ImportContext& ctx, const std::string& x);
+// One output dim: the product of the input's dims [begin, end), a 1 when the range is empty.
+struct DimRange {
+  int64_t begin = 0, end = 0;
+};
+// `x` reshaped to `dims` of its shape when it runs.
+std::string reshape_following_input(ImportContext& ctx, const std::string& x, const std::vector<DimRange>& dims,
+                                    const std::string& output);
+
 // Helpers shared by the families.
 // Whether a Cast between ONNX element types keeps float values exact (no narrowing to half floats, no strings).
 bool cast_keeps_values(int32_t from, int32_t to);

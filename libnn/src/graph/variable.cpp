@@ -112,8 +112,10 @@ std::string FunctionNode::label() const {
   return "'" + name + "' (" + function_->type() + ")";
 }
 
-std::vector<VariablePtr> connect(const FunctionPtr& f, const std::vector<VariablePtr>& inputs,
-                                 const std::string& name) {
+namespace {
+// connect, with `declared` output shapes when setup fails (null: it throws).
+std::vector<VariablePtr> place(const FunctionPtr& f, const std::vector<VariablePtr>& inputs,
+                               const std::string& name, const std::vector<Shape>* declared) {
   auto node = std::make_shared<FunctionNode>(f, inputs);
   node->name = name;
   std::vector<VariablePtr> outs;
@@ -125,10 +127,26 @@ std::vector<VariablePtr> connect(const FunctionPtr& f, const std::vector<Variabl
   Variables in, out;
   for (auto& v : inputs) in.push_back(v.get());
   for (auto& v : outs) out.push_back(v.get());
-  with_context(name.empty() ? f->type() : "function " + node->label(), [&] { f->setup(in, out); });
+  try {
+    with_context(name.empty() ? f->type() : "function " + node->label(), [&] { f->setup(in, out); });
+  } catch (const Error&) {
+    if (!declared || declared->size() != outs.size()) throw;
+    for (size_t i = 0; i < outs.size(); ++i) outs[i]->reshape((*declared)[i], true);
+  }
   node->set_outputs(outs);
   for (auto& v : outs) v->set_parent(node);
   return outs;
+}
+}  // namespace
+
+std::vector<VariablePtr> connect(const FunctionPtr& f, const std::vector<VariablePtr>& inputs,
+                                 const std::string& name) {
+  return place(f, inputs, name, nullptr);
+}
+
+std::vector<VariablePtr> connect_or_defer(const FunctionPtr& f, const std::vector<VariablePtr>& inputs,
+                                          const std::vector<Shape>& declared) {
+  return place(f, inputs, "", &declared);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -169,6 +187,7 @@ Variables raw(const std::vector<VariablePtr>& v) {
 }
 
 bool inputs_changed(const Function& f, const Variables& in) {
+  if (f.setup_input_shapes().size() != in.size()) return true;  // never set up (connect_or_defer)
   for (size_t i = 0; i < in.size(); ++i)
     if (in[i]->shape() != f.setup_input_shapes()[i]) return true;
   return false;

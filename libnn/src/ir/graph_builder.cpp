@@ -235,6 +235,12 @@ class NetworkBuilder {
                                            const Function& f) {
     // connect() adds "function 'name' (Type)" itself; our own context already names the function.
     try {
+      if (options_.run_while_building) {  // stand-in values that a setup refuses: the file's shapes until it runs
+        std::vector<Shape> declared_shapes;
+        for (const auto& name : f.outputs)
+          declared_shapes.push_back(concrete_shape(declared(name, "output"), built_.batch_size, network_.name));
+        return connect_or_defer(fn, inputs, declared_shapes);
+      }
       return connect(fn, inputs, "");
     } catch (Error& e) {
       throw Error(e.code(), strip_type_context(e.what(), fn->type()));
@@ -245,6 +251,7 @@ class NetworkBuilder {
   // as set up.
   static void run_once(nn::Function& fn, const std::vector<VariablePtr>& inputs,
                        const std::vector<VariablePtr>& outputs) {
+    if (fn.setup_input_shapes().size() != inputs.size()) return;  // its setup waits for real values
     Variables in, out;
     for (const auto& v : inputs) in.push_back(v.get());
     for (const auto& v : outputs) out.push_back(v.get());

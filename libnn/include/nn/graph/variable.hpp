@@ -116,6 +116,11 @@ class FunctionNode : public std::enable_shared_from_this<FunctionNode> {
 // Places f in the graph over inputs; creates, sets up and returns its outputs.
 std::vector<VariablePtr> connect(const FunctionPtr& f, const std::vector<VariablePtr>& inputs,
                                  const std::string& name = "");
+// As connect, for a graph built over stand-in values (a sub-graph whose shapes follow values it is not yet given):
+// a function whose setup refuses them gets outputs of the `declared` shapes (one per output, or the error is
+// thrown) and is set up when it first runs (forward_all, setup_changed).
+std::vector<VariablePtr> connect_or_defer(const FunctionPtr& f, const std::vector<VariablePtr>& inputs,
+                                          const std::vector<Shape>& declared);
 
 // Forward over the union graph of several outputs (each function runs once).
 void forward_all(const std::vector<VariablePtr>& outputs, bool clear_buffer = false,

@@ -42,9 +42,18 @@ class Loop : public Function {
     feed_scalar(body_.inputs[0], 0.f);
     feed_scalar(body_.inputs[1], 1.f);
     for (size_t i = 2; i < in.size(); ++i) feed(body_.inputs[i], in[i]);
-    run_or_setup(body_.outputs);
+    // A loop that the values at hand would not enter (no detection to loop over) keeps its carried values' shapes,
+    // and its body need not fit them: it is set up again when it runs.
+    const bool enters = (!attrs_.get_bool("has_trip_count") || in[0]->data()->get<float>()[0] > 0.f) &&
+                        (!attrs_.get_bool("has_condition") || in[1]->data()->get<float>()[0] != 0.f);
+    try {
+      run_or_setup(body_.outputs);
+    } catch (const Error&) {
+      if (enters) throw;
+    }
     // The scan outputs' length is known when the loop has run: one iteration stands in for it.
-    for (size_t k = 0; k < carried(); ++k) out[k]->reshape(body_.outputs[1 + k]->shape(), true);
+    for (size_t k = 0; k < carried(); ++k)
+      out[k]->reshape(enters ? body_.outputs[1 + k]->shape() : in[2 + k]->shape(), true);
     for (size_t j = 0; j < scans(); ++j)
       out[carried() + j]->reshape(stacked(1, body_.outputs[1 + carried() + j]->shape()), true);
   }
