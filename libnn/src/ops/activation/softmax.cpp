@@ -38,12 +38,10 @@ class SoftmaxBase : public Function {
       const int64_t o = u / chunks, j0 = (u % chunks) * kColumns;
       f(o * size * inner, j0, std::min(inner, j0 + kColumns));
     };
-    if (units > 1 && units * size * std::min(inner, kColumns) >= kParallelThreshold) {
-#pragma omp parallel for schedule(static)
-      for (int64_t u = 0; u < units; ++u) body(u);
-    } else {
-      for (int64_t u = 0; u < units; ++u) body(u);
-    }
+    // The team's threshold (parallel_ranges): attention's 2 x 128 x 128 probabilities split on a quiet machine.
+    parallel_ranges(units, units * size * std::min(inner, kColumns), [&](int64_t u0, int64_t u1, int) {
+      for (int64_t u = u0; u < u1; ++u) body(u);
+    });
   }
   static constexpr int64_t kColumns = 256;  // columns per unit when the axis is not the last one
   AxisSplit split_;
