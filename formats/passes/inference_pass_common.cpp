@@ -1,6 +1,8 @@
 // Helpers of the inference passes (see inference_pass_common.hpp).
 #include "inference_pass_common.hpp"
 
+#include <algorithm>
+
 namespace nn::formats::pass_common {
 
 std::set<std::string> trained_networks(const ir::Model& model) {
@@ -56,6 +58,13 @@ ir::Parameter* find_param(ir::Model& model, const std::string& name) {
 
 const ir::Parameter* find_param(const ir::Model& model, const std::string& name) {
   return find_param(const_cast<ir::Model&>(model), name);
+}
+
+std::optional<float> single_value(const ir::Parameter* p) {
+  if (!p || p->data.empty() ||
+      std::any_of(p->data.begin(), p->data.end(), [&](float v) { return v != p->data[0]; }))
+    return std::nullopt;
+  return p->data[0];
 }
 
 void put_parameter(ir::Model& model, ir::Network& network, const std::string& name, const Shape& shape,

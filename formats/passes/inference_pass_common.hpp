@@ -1,6 +1,7 @@
 // What the inference passes share: which networks and variables they must leave alone, and graph edits.
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ void erase_variable(ir::Network& network, const std::string& name);
 // The model's parameter of that name, or null.
 ir::Parameter* find_param(ir::Model& model, const std::string& name);
 const ir::Parameter* find_param(const ir::Model& model, const std::string& name);
+// The value of a parameter holding one value however often repeated (a constant as the ONNX importer broadcasts
+// it), or nullopt (also for a null or empty parameter).
+std::optional<float> single_value(const ir::Parameter* p);
 // Adds (or replaces) a parameter and its network variable.
 void put_parameter(ir::Model& model, ir::Network& network, const std::string& name, const Shape& shape,
                    std::vector<float> data);

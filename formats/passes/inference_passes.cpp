@@ -3,7 +3,6 @@
 
 #include "inference_pass_common.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -198,14 +197,13 @@ std::vector<std::string> scalar_exponents(ir::Model& model) {
   for_inference_networks(model, [&](ir::Network& network) {
     for (auto& f : network.functions) {
       if (f.type != "Pow2" || f.inputs.size() != 2 || f.outputs.size() != 1) continue;
-      const ir::Parameter* e = find_param(model, f.inputs[1]);
+      const std::optional<float> e = single_value(find_param(model, f.inputs[1]));
       const ir::Variable *x = network.find_variable(f.inputs[0]), *y = network.find_variable(f.outputs[0]);
-      if (!e || e->data.empty() || !x || !y || x->shape != y->shape) continue;  // x is not broadcast
-      if (std::any_of(e->data.begin(), e->data.end(), [&](float v) { return v != e->data[0]; })) continue;
-      lines.push_back(network.name + ": " + f.name + " becomes PowScalar(" + std::to_string(e->data[0]) + ")");
+      if (!e || !x || !y || x->shape != y->shape) continue;  // x is not broadcast
+      lines.push_back(network.name + ": " + f.name + " becomes PowScalar(" + std::to_string(*e) + ")");
       f.type = "PowScalar";
       f.inputs.resize(1);
-      f.attrs = Attrs{{"val", double(e->data[0])}};
+      f.attrs = Attrs{{"val", double(*e)}};
       f.has_param = true;
     }
   });
@@ -217,6 +215,7 @@ std::vector<std::string> optimize_for_inference(ir::Model& model) {
   for (const auto& l : remove_identity(model)) lines.push_back("remove_identity: " + l);
   for (const auto& l : fold_transposes(model)) lines.push_back("fold_transposes: " + l);
   for (const auto& l : scalar_exponents(model)) lines.push_back("scalar_exponents: " + l);
+  for (const auto& l : fuse_layer_norm(model)) lines.push_back("fuse_layer_norm: " + l);
   for (const auto& l : fold_batch_normalization(model)) lines.push_back("fold_batch_normalization: " + l);
   for (const auto& l : fuse_swish(model)) lines.push_back("fuse_swish: " + l);
   for (const auto& l : fuse_relu6(model)) lines.push_back("fuse_relu6: " + l);

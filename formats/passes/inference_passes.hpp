@@ -31,6 +31,13 @@ std::vector<std::string> fold_transposes(ir::Model& model);
 // in LayerNorm exported by PyTorch) becomes PowScalar(x, that value), which squares by a product.
 std::vector<std::string> scalar_exponents(ir::Model& model);
 
+// LayerNorm as PyTorch and Hugging Face exporters write it before opset 17 (after import: Mean over trailing axes
+// with kept dims, Sub2, PowScalar(2) or Mul2 of the difference by itself, Mean, AddScalar or Add2 of a constant
+// eps, PowScalar(0.5) and Div2, or PowScalar(-0.5) and Mul2; then optionally Mul2 by gamma and Add2 of beta,
+// parameters over the normalized axes), no intermediate read elsewhere, becomes one LayerNormalization (batch_axis
+// the axes before them). Parameters of another shape are copied to '<function>/gamma' and '<function>/beta'.
+std::vector<std::string> fuse_layer_norm(ir::Model& model);
+
 // x * Sigmoid(x) (Sigmoid feeding only that Mul2: SiLU as PyTorch exports it) becomes one Swish.
 std::vector<std::string> fuse_swish(ir::Model& model);
 

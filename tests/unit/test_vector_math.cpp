@@ -1,5 +1,5 @@
-// sigmoid_array / swish_array (AVX-512 where the CPU has it) against double-precision references, over the
-// float range, at every tail length, in place, and at the edges (infinities, NaN).
+// sigmoid_array / swish_array / exp_shifted_array (AVX-512 where the CPU has it) against double-precision
+// references, over the float range, at every tail length, in place, and at the edges (infinities, NaN).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -70,3 +70,43 @@ TEST(VectorMath, InfinitiesAndNaN) {
 }
 
 }  // namespace
+
+namespace {
+
+// exp_shifted_array over x against double precision: the max, each exp(x - max) and their sum.
+void expect_exp_shifted(const std::vector<float>& x) {
+  std::vector<float> e(x.size());
+  const auto [m, sum] = nn::ops::exp_shifted_array(x.data(), e.data(), int64_t(x.size()));
+  double want_max = -std::numeric_limits<double>::infinity(), want_sum = 0;
+  for (float v : x) want_max = std::max(want_max, double(v));
+  EXPECT_EQ(double(m), want_max);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::exp(double(x[i]) - want_max);
+    want_sum += want;
+    EXPECT_LE(std::fabs(double(e[i]) - want), 2e-7 * std::max(want, 1e-30) + 1e-38) << "x " << x[i];
+  }
+  EXPECT_LE(std::fabs(double(sum) - want_sum), 1e-6 * want_sum);
+}
+
+}  // namespace
+
+TEST(VectorMath, ExpShiftedLinesAtEveryTailLength) {
+  for (int64_t n = 1; n <= 70; ++n) {
+    SCOPED_TRACE(n);
+    std::vector<float> x(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) x[size_t(i)] = float((i * 37) % 23) * 0.7f - 9.f - float(n);
+    expect_exp_shifted(x);
+  }
+  // Attention masks write -inf and large negative scores: their numerators are 0 (or below 4e-44).
+  const float inf = std::numeric_limits<float>::infinity();
+  expect_exp_shifted({0.5f, -inf, 3.f, -1e9f, -200.f, 2.f, -inf, 1.f, -90.f, -87.f, 0.f, -1.f, -2.f, -3.f, -4.f,
+                      -5.f, -6.f, -7.f});
+  std::vector<float> x(40, 1.f), e(40);
+  x[33] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(nn::ops::exp_shifted_array(x.data(), e.data(), 40).second));
+  // In place.
+  std::vector<float> y = {1.f, 2.f, 3.f};
+  nn::ops::exp_shifted_array(y.data(), y.data(), 3);
+  EXPECT_FLOAT_EQ(y[2], 1.f);
+  EXPECT_NEAR(y[0], std::exp(-2.0), 1e-7);
+}

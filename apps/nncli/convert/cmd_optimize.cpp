@@ -1,5 +1,5 @@
-// optimize: the inference passes (BatchNormalization folding, Identity removal, Swish fusion) applied to a model,
-// written as NNP.
+// optimize: the inference passes (BatchNormalization folding, Identity removal, LayerNorm and Swish fusion)
+// applied to a model, written as NNP.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -36,6 +36,8 @@ int run_optimize(const OptimizeOptions& opt) {
   nn::ir::Model model = import_model({opt.input}, ImportOptions{});
   const auto identity = nn::formats::remove_identity(model);
   const auto transposes = nn::formats::fold_transposes(model);
+  const auto exponents = nn::formats::scalar_exponents(model);
+  const auto layer_norms = nn::formats::fuse_layer_norm(model);
   const auto folded = nn::formats::fold_batch_normalization(model);
   const auto swish = nn::formats::fuse_swish(model);
   const auto relu6 = nn::formats::fuse_relu6(model);
@@ -47,6 +49,8 @@ int run_optimize(const OptimizeOptions& opt) {
     };
     list("remove_identity", identity);
     list("fold_transposes", transposes);
+    list("scalar_exponents", exponents);
+    list("fuse_layer_norm", layer_norms);
     list("fold_batch_normalization", folded);
     list("fuse_swish", swish);
     list("fuse_relu6", relu6);

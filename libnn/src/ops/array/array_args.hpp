@@ -54,5 +54,9 @@ struct BatchMatmulPlan {
 };
 // Reads transpose_a/transpose_b and checks a's and b's shapes against them.
 BatchMatmulPlan plan_batch_matmul(const Attrs& attrs, const Shape& as, const Shape& bs);
+// Threads among which BatchMatmul shares out its products whole, each thread running its products alone: more
+// than 1 when each product runs on one thread (the small-product kernel, or too little work for a team:
+// attention's per-head products) and their sum pays for more (threads_for_flops); 1: the products run in turn.
+int product_sharing_threads(const BatchMatmulPlan& p);
 
 }  // namespace nn::ops

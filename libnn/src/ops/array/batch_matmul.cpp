@@ -1,8 +1,13 @@
 // BatchMatmul: y[s] = op(a[s]) op(b[s]) over the leading (batch) dims, with the BLAS sgemm.
 #include "ops/nn_layer/conv_core.hpp"
 
+#include <algorithm>
+
+#include "nn/core/first_exception.hpp"
 #include "ops/array/array_args.hpp"
+#include "ops/detail/blas.hpp"
 #include "ops/detail/op_common.hpp"
+#include "ops/detail/team_mode.hpp"
 
 namespace nn::ops {
 
@@ -30,6 +35,14 @@ BatchMatmulPlan plan_batch_matmul(const Attrs& attrs, const Shape& as, const Sha
   return p;
 }
 
+int product_sharing_threads(const BatchMatmulPlan& p) {
+  const double product_flops = 2.0 * double(p.m) * double(p.n) * double(p.k);
+  const bool alone =
+      blas_product_on_one_thread(p.ta, p.tb, p.m, p.n, p.k) || threads_for_flops(product_flops) == 1;
+  if (p.samples < 2 || !alone) return 1;
+  return int(std::min<int64_t>(p.samples, threads_for_flops(product_flops * double(p.samples))));
+}
+
 namespace {
 
 class BatchMatmul : public Function {
@@ -45,9 +58,27 @@ class BatchMatmul : public Function {
     const float* a = in_data(in[0]);
     const float* b = in_data(in[1]);
     float* y = out_data(out[0]);
-    for (int64_t s = 0; s < p_.samples; ++s)
-      sgemm(p_.ta, p_.tb, int(p_.m), int(p_.n), int(p_.k), 1.f, a + s * p_.rows_a * p_.cols_a, int(p_.cols_a),
-            b + s * p_.rows_b * p_.cols_b, int(p_.cols_b), 0.f, y + s * p_.m * p_.n, int(p_.n));
+    auto products = [&](int64_t s0, int64_t s1) {
+      for (int64_t s = s0; s < s1; ++s)
+        sgemm(p_.ta, p_.tb, int(p_.m), int(p_.n), int(p_.k), 1.f, a + s * p_.rows_a * p_.cols_a, int(p_.cols_a),
+              b + s * p_.rows_b * p_.cols_b, int(p_.cols_b), 0.f, y + s * p_.m * p_.n, int(p_.n));
+    };
+    // TeamMode chooses between one thread and the team, as for convolutions and affine layers; products that run
+    // on one thread each are shared out whole (the same kernels, so the same results).
+    const double flops = 2.0 * double(p_.m) * double(p_.n) * double(p_.k) * double(p_.samples);
+    const bool splits = p_.samples > 1 || !blas_product_on_one_thread(p_.ta, p_.tb, p_.m, p_.n, p_.k);
+    run_in_team_mode(splits ? flops : 0.0, [&](int threads) {
+      ThreadScope scope(threads);
+      const int team = product_sharing_threads(p_);
+      if (team == 1) return products(0, p_.samples);
+      FirstException failure;  // none may leave the region
+#pragma omp parallel num_threads(team)
+      {
+        const int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
+        failure.run([&] { products(p_.samples * t / n, p_.samples * (t + 1) / n); });
+      }
+      failure.rethrow();
+    });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {

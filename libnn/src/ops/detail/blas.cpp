@@ -212,9 +212,13 @@ bool small_enough(int64_t m, int64_t n, int64_t k) {
 
 }  // namespace
 
+bool blas_product_on_one_thread(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k) {
+  return !trans_a && !trans_b && small_enough(m, n, k) && !forced_library();
+}
+
 void blas_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
                 int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-  if (!trans_a && !trans_b && small_enough(m, n, k) && !forced_library())
+  if (blas_product_on_one_thread(trans_a, trans_b, m, n, k))
     return small_sgemm(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   const Blas& lib = blas();
 #ifdef NN_WITH_DNNL

@@ -15,7 +15,7 @@ namespace nn::ops {
 // core's work, several times the cost of waking a sleeping OpenMP worker on a loaded core.
 constexpr double kParallelMinFlops = 8e6;
 
-// Set while inference convolutions run their team on a quiet machine (TeamMode, conv_dnnl_infer.cpp).
+// Set while inference runs its team on a quiet machine (TeamMode, team_mode.hpp).
 inline std::atomic<bool>& team_awake_wanted() {
   static std::atomic<bool> wanted{false};
   return wanted;

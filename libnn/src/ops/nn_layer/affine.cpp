@@ -1,5 +1,7 @@
 // Affine: y = x W + b with x flattened at base_axis; one SGEMM per product.
+#include "ops/detail/blas.hpp"
 #include "ops/detail/op_common.hpp"
+#include "ops/detail/team_mode.hpp"
 #include "ops/nn_layer/affine_core.hpp"
 #include "ops/nn_layer/conv_core.hpp"
 
@@ -68,8 +70,15 @@ class Affine : public Function {
     out[0]->reshape(plan_.y_shape, true);
   }
   void forward_impl(const Variables& in, const Variables& out) override {
-    affine_forward(plan_, in_data(in[0]), in_data(in[1]), in.size() > 2 ? in_data(in[2]) : nullptr,
-                   out_data(out[0]));
+    // One thread or the team as TeamMode chooses, when the product can split (a transformer's layers: no
+    // convolution makes that choice for it).
+    const bool splits = !blas_product_on_one_thread(false, false, plan_.rows, plan_.outputs, plan_.inputs);
+    const double flops = 2.0 * double(plan_.rows) * double(plan_.outputs) * double(plan_.inputs);
+    run_in_team_mode(splits ? flops : 0.0, [&](int threads) {
+      ThreadScope scope(threads);
+      affine_forward(plan_, in_data(in[0]), in_data(in[1]), in.size() > 2 ? in_data(in[2]) : nullptr,
+                     out_data(out[0]));
+    });
   }
   void backward_impl(const Variables& in, const Variables& out, const std::vector<bool>& prop,
                      const std::vector<bool>& accum) override {
