@@ -3,6 +3,8 @@
 #include <chrono>
 #include <functional>
 
+#include "ops/detail/machine_load.hpp"
+
 namespace nn::ops {
 
 // Waiting workers spin while a new region may come soon; on a busy machine that spin burns the time slice the
@@ -12,8 +14,8 @@ namespace nn::ops {
 class AdaptiveWait {
  public:
   static constexpr int kQuietSpinMs = 1, kBusySpinMs = 0;
-  // The span of one load measure (QuietMeter::kMinSpan: a measure sooner repeats the last verdict).
-  static constexpr std::chrono::milliseconds kCheckEvery{100};
+  // The span of one load measure: a measure sooner would repeat the last verdict.
+  static constexpr std::chrono::milliseconds kCheckEvery = QuietMeter::kMinSpan;
   // Quiet checks in a row that end a busy spell: under other processes' uneven load (builds), one window in which
   // they happened to leave the CPUs ran the team (and mid-sized networks off the calling thread, nn::machine_busy)
   // for a few dozen passes, each waiting for a worker the scheduler had not run.
